@@ -1,0 +1,297 @@
+// Package data holds the lab's generic row types: Record, Iceberg's
+// GenericRecord, and PositionDelete.
+//
+// Values in a Record use the Go types iceberg-go's literals use:
+//
+//	boolean bool            int int32              long int64
+//	float float32           double float64         decimal(P,S) iceberg.Decimal
+//	date iceberg.Date       time iceberg.Time      timestamp(tz) iceberg.Timestamp
+//	timestamp_ns(tz) iceberg.TimestampNano         string string
+//	uuid uuid.UUID          fixed(L) []byte        binary []byte
+//	struct *Record          list []any             map Map
+//
+// A nil value is null.
+package data
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"reflect"
+	"strings"
+
+	"github.com/apache/iceberg-go"
+	"github.com/google/uuid"
+)
+
+// Record is a row of a struct type: values by position, with the struct's
+// fields for lookup by name.
+type Record struct {
+	typ    *iceberg.StructType
+	values []any
+	index  map[string]int
+}
+
+// NewRecord returns a record of schema's top-level struct with every value null.
+func NewRecord(schema *iceberg.Schema) *Record {
+	st := schema.AsStruct()
+	return NewStructRecord(&st)
+}
+
+// NewStructRecord returns a record of a struct type with every value null.
+func NewStructRecord(st *iceberg.StructType) *Record {
+	idx := make(map[string]int, len(st.FieldList))
+	for i, f := range st.FieldList {
+		idx[f.Name] = i
+	}
+	return &Record{typ: st, values: make([]any, len(st.FieldList)), index: idx}
+}
+
+// Of returns a record of schema with the given values in field order.
+func Of(schema *iceberg.Schema, values ...any) *Record {
+	r := NewRecord(schema)
+	copy(r.values, values)
+	return r
+}
+
+// Struct is the record's struct type.
+func (r *Record) Struct() *iceberg.StructType { return r.typ }
+
+// Fields are the record's fields in order.
+func (r *Record) Fields() []iceberg.NestedField { return r.typ.FieldList }
+
+// Len is the number of fields.
+func (r *Record) Len() int { return len(r.values) }
+
+// Get returns the value at position pos; nil is null.
+func (r *Record) Get(pos int) any { return r.values[pos] }
+
+// Set sets the value at position pos.
+func (r *Record) Set(pos int, v any) { r.values[pos] = v }
+
+// GetField returns the value of the named field; ok is false when the
+// record has no such field.
+func (r *Record) GetField(name string) (v any, ok bool) {
+	i, ok := r.index[name]
+	if !ok {
+		return nil, false
+	}
+	return r.values[i], true
+}
+
+// SetField sets the named field, failing when the record has none.
+func (r *Record) SetField(name string, v any) error {
+	i, ok := r.index[name]
+	if !ok {
+		return fmt.Errorf("record has no field %q (fields: %s)", name, strings.Join(r.fieldNames(), ", "))
+	}
+	r.values[i] = v
+	return nil
+}
+
+// Position returns the position of the named field, or -1.
+func (r *Record) Position(name string) int {
+	if i, ok := r.index[name]; ok {
+		return i
+	}
+	return -1
+}
+
+// Values returns the values in field order; the slice is the record's own.
+func (r *Record) Values() []any { return r.values }
+
+func (r *Record) fieldNames() []string {
+	names := make([]string, len(r.typ.FieldList))
+	for i, f := range r.typ.FieldList {
+		names[i] = f.Name
+	}
+	return names
+}
+
+// Copy returns a deep copy: nested records, lists, maps and byte slices are
+// copied too, so the copy survives a reader that reuses containers.
+func (r *Record) Copy() *Record {
+	if r == nil {
+		return nil
+	}
+	c := &Record{typ: r.typ, values: make([]any, len(r.values)), index: r.index}
+	for i, v := range r.values {
+		c.values[i] = copyValue(v)
+	}
+	return c
+}
+
+func copyValue(v any) any {
+	switch x := v.(type) {
+	case *Record:
+		return x.Copy()
+	case []byte:
+		return bytes.Clone(x)
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = copyValue(e)
+		}
+		return out
+	case Map:
+		out := make(Map, len(x))
+		for i, e := range x {
+			out[i] = MapEntry{Key: copyValue(e.Key), Value: copyValue(e.Value)}
+		}
+		return out
+	default:
+		return v
+	}
+}
+
+// Equal reports whether two records have equal field names and values.
+// Floating-point NaN equals NaN, so a round trip through a file compares
+// equal to the original.
+func (r *Record) Equal(o *Record) bool {
+	if r == nil || o == nil {
+		return r == o
+	}
+	if len(r.values) != len(o.values) {
+		return false
+	}
+	for i := range r.values {
+		if r.typ.FieldList[i].Name != o.typ.FieldList[i].Name {
+			return false
+		}
+		if !ValuesEqual(r.values[i], o.values[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// ValuesEqual compares two record values by the rules of Record.Equal.
+func ValuesEqual(a, b any) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	switch x := a.(type) {
+	case *Record:
+		y, ok := b.(*Record)
+		return ok && x.Equal(y)
+	case []byte:
+		y, ok := b.([]byte)
+		return ok && bytes.Equal(x, y)
+	case float32:
+		y, ok := b.(float32)
+		return ok && (x == y && math.Signbit(float64(x)) == math.Signbit(float64(y)) || x != x && y != y)
+	case float64:
+		y, ok := b.(float64)
+		return ok && (x == y && math.Signbit(x) == math.Signbit(y) || x != x && y != y)
+	case []any:
+		y, ok := b.([]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !ValuesEqual(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	case Map:
+		y, ok := b.(Map)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !ValuesEqual(x[i].Key, y[i].Key) || !ValuesEqual(x[i].Value, y[i].Value) {
+				return false
+			}
+		}
+		return true
+	case iceberg.Decimal:
+		y, ok := b.(iceberg.Decimal)
+		return ok && x.Scale == y.Scale && x.Val == y.Val
+	default:
+		return reflect.TypeOf(a) == reflect.TypeOf(b) && a == b
+	}
+}
+
+// String renders the record as {name: value, ...}, with strings quoted.
+func (r *Record) String() string {
+	var sb strings.Builder
+	r.writeTo(&sb)
+	return sb.String()
+}
+
+func (r *Record) writeTo(sb *strings.Builder) {
+	if r == nil {
+		sb.WriteString("null")
+		return
+	}
+	sb.WriteByte('{')
+	for i, f := range r.typ.FieldList {
+		if i > 0 {
+			sb.WriteString(", ")
+		}
+		sb.WriteString(f.Name)
+		sb.WriteString(": ")
+		writeValue(sb, r.values[i])
+	}
+	sb.WriteByte('}')
+}
+
+func writeValue(sb *strings.Builder, v any) {
+	switch x := v.(type) {
+	case nil:
+		sb.WriteString("null")
+	case *Record:
+		x.writeTo(sb)
+	case string:
+		fmt.Fprintf(sb, "%q", x)
+	case []byte:
+		fmt.Fprintf(sb, "0x%X", x)
+	case uuid.UUID:
+		sb.WriteString(x.String())
+	case []any:
+		sb.WriteByte('[')
+		for i, e := range x {
+			if i > 0 {
+				sb.WriteString(", ")
+			}
+			writeValue(sb, e)
+		}
+		sb.WriteByte(']')
+	case Map:
+		sb.WriteByte('{')
+		for i, e := range x {
+			if i > 0 {
+				sb.WriteString(", ")
+			}
+			writeValue(sb, e.Key)
+			sb.WriteString(" => ")
+			writeValue(sb, e.Value)
+		}
+		sb.WriteByte('}')
+	case fmt.Stringer:
+		sb.WriteString(x.String())
+	default:
+		fmt.Fprint(sb, x)
+	}
+}
+
+// MapEntry is one key/value pair of a map value.
+type MapEntry struct {
+	Key, Value any
+}
+
+// Map is a map value: entries in file order. A slice rather than a Go map,
+// because Iceberg map keys may be binary or nested values that Go maps
+// cannot key, and because order matters for byte-exact round trips.
+type Map []MapEntry
+
+// Get returns the value for a key compared with ValuesEqual.
+func (m Map) Get(key any) (any, bool) {
+	for _, e := range m {
+		if ValuesEqual(e.Key, key) {
+			return e.Value, true
+		}
+	}
+	return nil, false
+}

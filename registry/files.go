@@ -1,0 +1,207 @@
+package registry
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"strings"
+
+	iceio "github.com/apache/iceberg-go/io"
+)
+
+// InputFile is a location readable through an iceberg-go FileIO.
+type InputFile struct {
+	FS       iceio.IO
+	Location string
+}
+
+// OutputFile is a location writable through an iceberg-go FileIO.
+type OutputFile struct {
+	FS       iceio.WriteFileIO
+	Location string
+}
+
+// LocalInput opens a local path (or file:// URI) through iceberg-go's LocalFS.
+func LocalInput(path string) InputFile { return InputFile{FS: iceio.LocalFS{}, Location: path} }
+
+// LocalOutput writes a local path (or file:// URI) through iceberg-go's LocalFS.
+func LocalOutput(path string) OutputFile { return OutputFile{FS: iceio.LocalFS{}, Location: path} }
+
+// ReaderAtSeeker is what format readers need from an opened input: random
+// access plus the size, which Parquet needs to find its footer.
+type ReaderAtSeeker interface {
+	io.ReaderAt
+	io.ReadSeeker
+	io.Closer
+}
+
+// Open opens the input and returns it with its size in bytes.
+func (in InputFile) Open() (ReaderAtSeeker, int64, error) {
+	if in.FS == nil {
+		return nil, 0, fmt.Errorf("input file %q: no FileIO", in.Location)
+	}
+	f, err := in.FS.Open(in.Location)
+	if err != nil {
+		return nil, 0, fmt.Errorf("open %s: %w", in.Location, err)
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, 0, fmt.Errorf("stat %s: %w", in.Location, err)
+	}
+	if st.IsDir() {
+		f.Close()
+		return nil, 0, fmt.Errorf("open %s: is a directory", in.Location)
+	}
+	return f, st.Size(), nil
+}
+
+// ErrFileExists is returned when an output exists and overwrite is not set.
+var ErrFileExists = errors.New("file already exists")
+
+// PendingFile is an output being written. Nothing is visible at the final
+// location until Commit; Abort discards it. Where the FileIO can rename, the
+// bytes go to a temporary sibling first, so a failed write never replaces or
+// truncates what was there.
+type PendingFile struct {
+	out       OutputFile
+	w         iceio.FileWriter
+	tmp       string
+	overwrite bool
+	n         int64
+	done      bool
+}
+
+// Create starts writing the output. Without overwrite an existing file is an
+// error and is left untouched.
+func (out OutputFile) Create(overwrite bool) (*PendingFile, error) {
+	if out.FS == nil {
+		return nil, fmt.Errorf("output file %q: no FileIO", out.Location)
+	}
+	if !overwrite {
+		if exists, err := out.exists(); err != nil {
+			return nil, err
+		} else if exists {
+			return nil, fmt.Errorf("create %s: %w (set overwrite to replace it)", out.Location, ErrFileExists)
+		}
+	}
+	p := &PendingFile{out: out, overwrite: overwrite}
+	target := out.Location
+	if _, ok := out.FS.(iceio.RenameIO); ok {
+		var suffix [6]byte
+		_, _ = rand.Read(suffix[:])
+		p.tmp = tempSibling(out.Location, hex.EncodeToString(suffix[:]))
+		target = p.tmp
+	}
+	if mk, ok := out.FS.(iceio.MkdirAllIO); ok {
+		if dir := parentDir(out.Location); dir != "" {
+			if err := mk.MkdirAll(dir); err != nil {
+				return nil, fmt.Errorf("create %s: %w", out.Location, err)
+			}
+		}
+	}
+	w, err := out.FS.Create(target)
+	if err != nil {
+		return nil, fmt.Errorf("create %s: %w", out.Location, err)
+	}
+	p.w = w
+	return p, nil
+}
+
+func (out OutputFile) exists() (bool, error) {
+	st, ok := out.FS.(iceio.StatIO)
+	if !ok {
+		return false, nil
+	}
+	_, err := st.Stat(out.Location)
+	switch {
+	case err == nil:
+		return true, nil
+	case errors.Is(err, fs.ErrNotExist):
+		return false, nil
+	default:
+		return false, fmt.Errorf("stat %s: %w", out.Location, err)
+	}
+}
+
+// tempSibling names a hidden file next to location, keeping any URI scheme.
+func tempSibling(location, suffix string) string {
+	dir, base := parentDir(location), location
+	if i := strings.LastIndex(location, "/"); i >= 0 {
+		base = location[i+1:]
+	}
+	name := "." + base + "." + suffix + ".tmp"
+	if dir == "" {
+		return name
+	}
+	return dir + "/" + name
+}
+
+func parentDir(location string) string {
+	i := strings.LastIndex(location, "/")
+	if i <= 0 {
+		return ""
+	}
+	return location[:i]
+}
+
+func (p *PendingFile) Write(b []byte) (int, error) {
+	n, err := p.w.Write(b)
+	p.n += int64(n)
+	return n, err
+}
+
+// Written is the number of bytes written so far.
+func (p *PendingFile) Written() int64 { return p.n }
+
+// Location is the final location the file will have after Commit.
+func (p *PendingFile) Location() string { return p.out.Location }
+
+// Commit closes the file and publishes it at its location.
+func (p *PendingFile) Commit() error {
+	if p.done {
+		return nil
+	}
+	p.done = true
+	if err := p.w.Close(); err != nil {
+		p.removeTemp()
+		return fmt.Errorf("close %s: %w", p.out.Location, err)
+	}
+	if p.tmp == "" {
+		return nil
+	}
+	var err error
+	if rn, ok := p.out.FS.(iceio.RenameNoReplaceIO); ok && !p.overwrite {
+		err = rn.RenameNoReplace(p.tmp, p.out.Location)
+	} else {
+		err = p.out.FS.(iceio.RenameIO).Rename(p.tmp, p.out.Location)
+	}
+	if err != nil {
+		p.removeTemp()
+		if errors.Is(err, fs.ErrExist) {
+			return fmt.Errorf("create %s: %w (set overwrite to replace it)", p.out.Location, ErrFileExists)
+		}
+		return fmt.Errorf("publish %s: %w", p.out.Location, err)
+	}
+	return nil
+}
+
+// Abort discards everything written. Without a temporary file (a FileIO that
+// cannot rename) the partial file is removed.
+func (p *PendingFile) Abort() error {
+	if p.done {
+		return nil
+	}
+	p.done = true
+	_ = p.w.Close()
+	if p.tmp != "" {
+		p.removeTemp()
+		return nil
+	}
+	return p.out.FS.Remove(p.out.Location)
+}
+
+func (p *PendingFile) removeTemp() { _ = p.out.FS.Remove(p.tmp) }
