@@ -216,7 +216,8 @@ func (d *EqualityDeleteWriter[D]) DataFile() iceberg.DataFile { return d.w.dataF
 
 // PositionDeleteWriter writes (file_path, pos) deletes.
 type PositionDeleteWriter struct {
-	w *contentWriter[data.PositionDelete]
+	w    *contentWriter[data.PositionDelete]
+	last *data.PositionDelete
 }
 
 // PositionDeleteWriteBuilder starts a position-delete writer for format in
@@ -248,7 +249,17 @@ func newPositionDeleteWriter(m FormatModel[data.PositionDelete], out OutputFile,
 
 // Write appends one delete. Iceberg requires deletes sorted by file path,
 // then position; a delete out of that order is refused.
-func (d *PositionDeleteWriter) Write(del data.PositionDelete) error { return d.w.write(del) }
+func (d *PositionDeleteWriter) Write(del data.PositionDelete) error {
+	if d.last != nil && del.Less(*d.last) {
+		return fmt.Errorf("position delete %s is out of order after %s in %s: deletes must be sorted by file_path, then pos",
+			del, *d.last, d.w.location)
+	}
+	if err := d.w.write(del); err != nil {
+		return err
+	}
+	d.last = &data.PositionDelete{FilePath: del.FilePath, Pos: del.Pos}
+	return nil
+}
 
 // Close finishes the file and builds its DataFile.
 func (d *PositionDeleteWriter) Close() error { return d.w.close() }
