@@ -213,12 +213,12 @@ func (b *FileWriterBuilder[D, W]) Options() WriteOptions { return b.opts }
 func (b *FileWriterBuilder[D, W]) Build() (W, error) {
 	opts := b.opts
 	// Writer properties may carry metrics settings too, as table properties do.
-	if cfg, err := metricsFromPropertiesOver(opts.MetricsConfig, opts.Properties); err != nil {
+	cfg, err := metricsFromPropertiesOver(opts.MetricsConfig, opts.Properties)
+	if err != nil {
 		var zero W
 		return zero, err
-	} else {
-		opts.MetricsConfig = cfg
 	}
+	opts.MetricsConfig = promoteSortColumns(cfg, opts.Schema, opts.SortOrder)
 	return b.build(b.model, b.out, opts)
 }
 

@@ -2,8 +2,12 @@ package registry
 
 import (
 	"fmt"
+	"maps"
 	"strconv"
 	"strings"
+
+	"github.com/apache/iceberg-go"
+	"github.com/apache/iceberg-go/table"
 )
 
 // MetricsModeKind is how much of a column's statistics a DataFile keeps.
@@ -110,4 +114,30 @@ func (c MetricsConfig) ColumnMode(name string) MetricsMode {
 		return m
 	}
 	return c.Default
+}
+
+// promoteSortColumns raises sort-order columns to at least truncate(16), as
+// Iceberg's MetricsConfig does: bounds on sorted columns are what make
+// file pruning work, so none or counts is not honoured for them.
+func promoteSortColumns(cfg MetricsConfig, schema *iceberg.Schema, order *table.SortOrder) MetricsConfig {
+	if order == nil || schema == nil || order.IsUnsorted() {
+		return cfg
+	}
+	cols := maps.Clone(cfg.Columns)
+	for _, f := range order.Fields() {
+		for _, id := range f.SourceIDs {
+			name, ok := schema.FindColumnName(id)
+			if !ok {
+				continue
+			}
+			if m := cfg.ColumnMode(name); m.Kind == MetricsNone || m.Kind == MetricsCounts {
+				if cols == nil {
+					cols = map[string]MetricsMode{}
+				}
+				cols[name] = DefaultMetricsMode
+			}
+		}
+	}
+	cfg.Columns = cols
+	return cfg
 }

@@ -86,12 +86,14 @@ type ReadOptions struct {
 
 // WriteOptions is every setting of Iceberg 1.11's FileWriterBuilder.
 type WriteOptions struct {
-	Content       iceberg.ManifestEntryContent
-	Schema        *iceberg.Schema
-	Spec          iceberg.PartitionSpec
-	Partition     map[int]any
-	SortOrder     *table.SortOrder
-	KeyMetadata   []byte
+	Content     iceberg.ManifestEntryContent
+	Schema      *iceberg.Schema
+	Spec        iceberg.PartitionSpec
+	Partition   map[int]any
+	SortOrder   *table.SortOrder
+	KeyMetadata []byte
+	// MetricsConfig is filled by the builders (default truncate(16)); its zero
+	// value means no metrics at all.
 	MetricsConfig MetricsConfig
 	Overwrite     bool
 	// Properties configure the writer (compression, row-group size, ...).

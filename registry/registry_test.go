@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/apache/iceberg-go"
+	"github.com/apache/iceberg-go/table"
 
 	"github.com/coltype-lab/lab/data"
 	"github.com/coltype-lab/lab/registry"
@@ -20,6 +21,8 @@ type lineModel[D any] struct {
 	name   string
 	format registry.FileFormat
 	encode func(D) (string, error)
+	// seen receives the options each appender was opened with.
+	seen *registry.WriteOptions
 }
 
 func (m lineModel[D]) Name() string                { return m.name }
@@ -30,6 +33,9 @@ func (m lineModel[D]) NewReader(registry.InputFile, registry.ReadOptions) (regis
 }
 
 func (m lineModel[D]) NewAppender(out registry.OutputFile, opts registry.WriteOptions) (registry.FileAppender[D], error) {
+	if m.seen != nil {
+		*m.seen = opts
+	}
 	p, err := out.Create(opts.Overwrite)
 	if err != nil {
 		return nil, err
@@ -72,8 +78,8 @@ func testRegistry(t *testing.T) *registry.Registry {
 	t.Helper()
 	reg := registry.New()
 	for _, m := range []registry.Model{
-		lineModel[*data.Record]{"line-records", registry.PARQUET, recordLine},
-		lineModel[data.PositionDelete]{"line-deletes", registry.PARQUET, func(d data.PositionDelete) (string, error) { return d.String(), nil }},
+		lineModel[*data.Record]{name: "line-records", format: registry.PARQUET, encode: recordLine},
+		lineModel[data.PositionDelete]{name: "line-deletes", format: registry.PARQUET, encode: func(d data.PositionDelete) (string, error) { return d.String(), nil }},
 	} {
 		if err := reg.Register(m); err != nil {
 			t.Fatal(err)
@@ -126,7 +132,7 @@ func TestParseFileFormat(t *testing.T) {
 
 func TestRegisterDuplicateAndMissing(t *testing.T) {
 	reg := testRegistry(t)
-	err := reg.Register(lineModel[*data.Record]{"other-records", registry.PARQUET, recordLine})
+	err := reg.Register(lineModel[*data.Record]{name: "other-records", format: registry.PARQUET, encode: recordLine})
 	want := "Cannot register format model other-records for format PARQUET and type *data.Record: already registered to line-records"
 	if err == nil || err.Error() != want {
 		t.Fatalf("duplicate: got %v, want %q", err, want)
@@ -325,7 +331,7 @@ func TestMetricsModes(t *testing.T) {
 
 func TestReadBuilderOptions(t *testing.T) {
 	reg := registry.New()
-	_ = reg.Register(lineModel[*data.Record]{"line-records", registry.AVRO, recordLine})
+	_ = reg.Register(lineModel[*data.Record]{name: "line-records", format: registry.AVRO, encode: recordLine})
 	b, err := registry.ReadBuilderIn[*data.Record](reg, registry.AVRO, registry.LocalInput("x.avro"))
 	if err != nil {
 		t.Fatal(err)
@@ -341,5 +347,40 @@ func TestReadBuilderOptions(t *testing.T) {
 	}
 	if _, err := b.Build(); err == nil || err.Error() != "not readable" {
 		t.Fatalf("Build did not reach the model: %v", err)
+	}
+}
+
+func TestSortColumnsKeepBounds(t *testing.T) {
+	var seen registry.WriteOptions
+	reg := registry.New()
+	_ = reg.Register(lineModel[*data.Record]{name: "line-records", format: registry.PARQUET, encode: recordLine, seen: &seen})
+	order, err := table.NewSortOrder(1, []table.SortField{{SourceIDs: []int{2}, Transform: iceberg.IdentityTransform{},
+		Direction: table.SortASC, NullOrder: table.NullsFirst}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := registry.DataWriteBuilderIn[*data.Record](reg, registry.PARQUET, registry.LocalOutput(filepath.Join(t.TempDir(), "s.parquet")))
+	w, err := b.Schema(tourSchema).SortOrder(order).Set("write.metadata.metrics.default", "none").Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := seen.MetricsConfig.ColumnMode("name").String(); got != "truncate(16)" {
+		t.Errorf("sorted column mode = %s, want truncate(16)", got)
+	}
+	if got := seen.MetricsConfig.ColumnMode("id").String(); got != "none" {
+		t.Errorf("unsorted column mode = %s, want none", got)
+	}
+	_ = w.Write(data.Of(tourSchema, int64(1), "a"))
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if got := w.DataFile().SortOrderID(); got == nil || *got != 1 {
+		t.Fatalf("sort order id %v", got)
+	}
+
+	pb, _ := registry.PositionDeleteWriteBuilderIn(testRegistry(t), registry.PARQUET, registry.LocalOutput(filepath.Join(t.TempDir(), "p.parquet")))
+	cfg := pb.Options().MetricsConfig
+	if cfg.ColumnMode("file_path").String() != "full" || cfg.ColumnMode("pos").String() != "full" {
+		t.Errorf("position delete metrics %v", cfg)
 	}
 }

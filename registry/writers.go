@@ -235,6 +235,12 @@ func PositionDeleteWriteBuilderIn(reg *Registry, format FileFormat, out OutputFi
 	// The schema is fixed by the spec; a caller may still replace it to
 	// add the deprecated row column.
 	b.opts.Schema = data.PositionDeleteSchema()
+	// Iceberg keeps full metrics for file_path and pos: readers prune delete
+	// files by the data-file paths they can apply to.
+	b.opts.MetricsConfig.Columns = map[string]MetricsMode{
+		data.DeleteFilePathName: {Kind: MetricsFull},
+		data.DeleteFilePosName:  {Kind: MetricsFull},
+	}
 	return b, nil
 }
 
