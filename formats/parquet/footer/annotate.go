@@ -1,0 +1,321 @@
+package footer
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"unicode/utf8"
+
+	"github.com/parquet-go/parquet-go/deprecated"
+	"github.com/parquet-go/parquet-go/encoding/thrift"
+	"github.com/parquet-go/parquet-go/format"
+)
+
+// MirrorKey is the key/value metadata key under which Annotate mirrors every
+// annotation it writes, so that readers which drop unknown logical types (or
+// rewrite footers without them) can still recover them. The value is JSON:
+//
+//	{"version":1,"annotations":[
+//	  {"path":["doc"],"kind":"FILE","id":19},
+//	  {"path":["emb"],"kind":"VECTOR","id":20,"vector_length":3,"element":"FLOAT"}]}
+//
+// Paths are arrays of names (names may contain dots). "vector_repetition" is
+// true when the middle group uses VECTOR repetition (the PR #592 layout)
+// instead of the REPEATED list layout.
+const MirrorKey = "coltype.annotations"
+
+const mirrorVersion = 1
+
+// Kind names an extension annotation.
+type Kind string
+
+const (
+	KindFile   Kind = "FILE"
+	KindVector Kind = "VECTOR"
+	// KindUnknown is a LogicalType member this model does not know; it is
+	// only ever read, never written by Annotate.
+	KindUnknown Kind = "UNKNOWN"
+)
+
+// Annotation is an extension annotation on one column (schema node).
+type Annotation struct {
+	Path []string `json:"path"`
+	Kind Kind     `json:"kind"`
+	// ID is the LogicalType union id: 19 for FILE, the VECTOR id (default
+	// 20), or the unknown member's id. For Annotate, 0 means the default.
+	ID int16 `json:"id"`
+	// VectorLength is the number of element slots per VECTOR value.
+	VectorLength int32 `json:"vector_length,omitempty"`
+	// VectorRepetition selects the PR #592 layout: Annotate also sets the
+	// middle group's repetition to VECTOR and its vector_length (a shape
+	// change RewriteFooter accepts only with AllowVectorRepetition). When
+	// false the REPEATED list layout stays, readable by every reader, and
+	// the length lives in the mirror only.
+	VectorRepetition bool `json:"vector_repetition,omitempty"`
+	// Element describes the VECTOR element: its physical type, or "GROUP".
+	// Annotate fills it in from the schema.
+	Element string `json:"element,omitempty"`
+
+	// Where ReadAnnotations found the annotation (not part of the mirror).
+	InFooter   bool `json:"-"`
+	InKeyValue bool `json:"-"`
+}
+
+type mirror struct {
+	Version     int          `json:"version"`
+	Annotations []Annotation `json:"annotations"`
+}
+
+// fileChildren are the children a FILE group may have, with their physical
+// types (DESIGN: uri, offset, size, content_type, checksum, inline).
+var fileChildren = map[string]format.Type{
+	"uri":          format.ByteArray,
+	"offset":       format.Int64,
+	"size":         format.Int64,
+	"content_type": format.ByteArray,
+	"checksum":     format.ByteArray,
+	"inline":       format.ByteArray,
+}
+
+// Annotate puts a FILE or VECTOR annotation on the schema node at columnPath
+// and mirrors it in the key/value metadata under MirrorKey.
+//
+// FILE goes on a group whose children are a subset of uri, offset, size,
+// content_type, checksum (BYTE_ARRAY) and inline (BYTE_ARRAY), offset and
+// size INT64, none repeated.
+//
+// VECTOR goes on the outer group of a 3-level structure as PR #592 shapes it:
+// a non-repeated group with one child, the middle group (REPEATED, or VECTOR
+// already), with one non-repeated child and no repeated field below it. The
+// outer group's LIST logical type is replaced; its LIST converted type stays
+// in the REPEATED layout, so readers that drop the unknown annotation still
+// read a list, and is cleared with VectorRepetition (a VECTOR group is not a
+// LIST).
+func Annotate(meta *FileMetaData, columnPath []string, a Annotation) (err error) {
+	defer guard(&err, "annotate")
+	if meta == nil {
+		return errors.New("annotate: nil FileMetaData")
+	}
+	for _, name := range columnPath {
+		if !utf8.ValidString(name) {
+			return fmt.Errorf("annotate column %q: the name %q is not valid UTF-8, which the JSON mirror cannot hold", columnPath, name)
+		}
+	}
+	tree, err := newSchemaTree(meta.Schema)
+	if err != nil {
+		return fmt.Errorf("annotate column %s: %w", pathString(columnPath), err)
+	}
+	i, err := tree.find(columnPath)
+	if err != nil {
+		return fmt.Errorf("annotate: %w", err)
+	}
+	where := pathString(columnPath)
+	el := &meta.Schema[i]
+	if !el.IsGroup() {
+		return fmt.Errorf("annotate column %s: %s annotates a group, and this is a %s leaf", where, a.Kind, el.Type.V)
+	}
+	entry := Annotation{Path: slices.Clone(columnPath), Kind: a.Kind}
+	switch a.Kind {
+	case KindFile:
+		if a.ID != 0 && a.ID != FileID {
+			return fmt.Errorf("annotate column %s: FILE has union id %d, not %d", where, FileID, a.ID)
+		}
+		if err := checkFileGroup(tree, i); err != nil {
+			return fmt.Errorf("annotate column %s: %w", where, err)
+		}
+		entry.ID = FileID
+		el.LogicalType = LogicalType{Value: &FileType{}}
+	case KindVector:
+		id := a.ID
+		if id == 0 {
+			id = DefaultVectorID
+		}
+		if isStandardID(id) || id < 0 {
+			return fmt.Errorf("annotate column %s: VECTOR union id %d collides with parquet-format's ids 1-19 or is negative", where, id)
+		}
+		if a.VectorLength <= 0 {
+			return fmt.Errorf("annotate column %s: VECTOR needs a positive vector length, got %d", where, a.VectorLength)
+		}
+		middle, element, err := checkVectorGroup(tree, i)
+		if err != nil {
+			return fmt.Errorf("annotate column %s: %w", where, err)
+		}
+		entry.ID, entry.VectorLength, entry.VectorRepetition = id, a.VectorLength, a.VectorRepetition
+		entry.Element = "GROUP"
+		if e := &meta.Schema[element]; !e.IsGroup() {
+			entry.Element = e.Type.V.String()
+		}
+		el.LogicalType = LogicalType{Value: &VectorType{ID: id}}
+		m := &meta.Schema[middle]
+		if a.VectorRepetition {
+			m.RepetitionType = thrift.New(Vector)
+			m.VectorLength = thrift.New(a.VectorLength)
+			if el.ConvertedType.Valid && el.ConvertedType.V == deprecated.List {
+				el.ConvertedType = thrift.Null[deprecated.ConvertedType]{}
+			}
+		} else if m.RepetitionType.V == Vector {
+			return fmt.Errorf("annotate column %s: the middle group already has VECTOR repetition; set VectorRepetition", where)
+		}
+	default:
+		return fmt.Errorf("annotate column %s: Annotate writes FILE or VECTOR, not %q", where, a.Kind)
+	}
+	return setMirrorEntry(meta, entry)
+}
+
+func checkFileGroup(tree *schemaTree, i int) error {
+	if len(tree.children[i]) == 0 {
+		return errors.New("a FILE group needs at least one of uri, offset, size, content_type, checksum, inline")
+	}
+	seen := map[string]bool{}
+	for _, c := range tree.children[i] {
+		e := &tree.schema[c]
+		want, ok := fileChildren[e.Name]
+		switch {
+		case !ok:
+			return fmt.Errorf("FILE group child %q is not one of uri, offset, size, content_type, checksum, inline", e.Name)
+		case seen[e.Name]:
+			return fmt.Errorf("FILE group has two children named %q", e.Name)
+		case e.IsGroup() || e.Type.V != want:
+			return fmt.Errorf("FILE group child %q must be %s", e.Name, want)
+		case !e.RepetitionType.Valid || e.RepetitionType.V == Repeated || e.RepetitionType.V == Vector:
+			return fmt.Errorf("FILE group child %q must be optional or required, not %s", e.Name, repetitionString(e))
+		}
+		seen[e.Name] = true
+	}
+	return nil
+}
+
+// checkVectorGroup checks the 3-level VECTOR structure under the outer group
+// i and returns the middle and element indexes.
+func checkVectorGroup(tree *schemaTree, i int) (middle, element int, err error) {
+	outer := &tree.schema[i]
+	if r := outer.RepetitionType; r.Valid && r.V != Required && r.V != Optional {
+		return 0, 0, fmt.Errorf("a VECTOR group must be optional or required, not %s", r.V)
+	}
+	if len(tree.children[i]) != 1 {
+		return 0, 0, fmt.Errorf("a VECTOR group has exactly one child (the middle group), this one has %d", len(tree.children[i]))
+	}
+	middle = tree.children[i][0]
+	m := &tree.schema[middle]
+	if !m.IsGroup() || len(tree.children[middle]) != 1 {
+		return 0, 0, fmt.Errorf("the middle level %q must be a group with exactly one child (the element)", m.Name)
+	}
+	if r := m.RepetitionType; !r.Valid || (r.V != Repeated && r.V != Vector) {
+		return 0, 0, fmt.Errorf("the middle group %q must be repeated (list layout) or VECTOR, not %s", m.Name, repetitionString(m))
+	}
+	if m.LogicalType.Value != nil {
+		return 0, 0, fmt.Errorf("the middle group %q must not have a logical type (it has %s)", m.Name, m.LogicalType.String())
+	}
+	element = tree.children[middle][0]
+	// No repeated field anywhere in the element subtree.
+	stack := []int{element}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if r := tree.schema[n].RepetitionType; r.Valid && r.V != Required && r.V != Optional {
+			return 0, 0, fmt.Errorf("%s inside the vector element is %s; only required and optional fields may be", pathString(tree.path(n)), r.V)
+		}
+		stack = append(stack, tree.children[n]...)
+	}
+	return middle, element, nil
+}
+
+// readMirror parses the mirror; absent is not an error.
+func readMirror(meta *FileMetaData) (*mirror, error) {
+	v, ok := meta.KeyValue(MirrorKey)
+	if !ok {
+		return &mirror{Version: mirrorVersion}, nil
+	}
+	var m mirror
+	if err := json.Unmarshal([]byte(v), &m); err != nil {
+		return nil, fmt.Errorf("key/value metadata %q is not the annotation mirror: %w", MirrorKey, err)
+	}
+	if m.Version != mirrorVersion {
+		return nil, fmt.Errorf("key/value metadata %q has version %d; this code reads version %d", MirrorKey, m.Version, mirrorVersion)
+	}
+	return &m, nil
+}
+
+func setMirrorEntry(meta *FileMetaData, entry Annotation) error {
+	m, err := readMirror(meta)
+	if err != nil {
+		return err
+	}
+	i := slices.IndexFunc(m.Annotations, func(a Annotation) bool { return slices.Equal(a.Path, entry.Path) })
+	if i >= 0 {
+		m.Annotations[i] = entry
+	} else {
+		m.Annotations = append(m.Annotations, entry)
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	meta.SetKeyValue(MirrorKey, string(b))
+	return nil
+}
+
+// ReadAnnotations returns the extension annotations of a footer: FILE, VECTOR
+// and unknown LogicalType members found in the schema, merged with the
+// entries of the key/value mirror (by path and kind), in schema order and then
+// mirror order. InFooter and InKeyValue say where each was found; an entry
+// only in the mirror is what a reader that dropped the annotation left.
+func ReadAnnotations(meta *FileMetaData) (_ []Annotation, err error) {
+	defer guard(&err, "read annotations")
+	if meta == nil {
+		return nil, errors.New("read annotations: nil FileMetaData")
+	}
+	tree, err := newSchemaTree(meta.Schema)
+	if err != nil {
+		return nil, err
+	}
+	var out []Annotation
+	for i := range meta.Schema {
+		el := &meta.Schema[i]
+		a := Annotation{Path: tree.path(i), InFooter: true}
+		switch v := el.LogicalType.Value.(type) {
+		case *FileType:
+			a.Kind, a.ID = KindFile, FileID
+		case *VectorType:
+			a.Kind, a.ID = KindVector, v.FieldID()
+			if c := tree.children[i]; len(c) == 1 {
+				m := &meta.Schema[c[0]]
+				if m.RepetitionType.Valid && m.RepetitionType.V == Vector {
+					a.VectorRepetition, a.VectorLength = true, m.VectorLength.V
+				}
+				if e := tree.children[c[0]]; len(e) == 1 {
+					a.Element = "GROUP"
+					if x := &meta.Schema[e[0]]; !x.IsGroup() {
+						a.Element = x.Type.V.String()
+					}
+				}
+			}
+		case *UnknownLogicalType:
+			a.Kind, a.ID = KindUnknown, v.ID
+		default:
+			continue
+		}
+		out = append(out, a)
+	}
+	m, err := readMirror(meta)
+	if err != nil {
+		return out, err
+	}
+	for _, e := range m.Annotations {
+		i := slices.IndexFunc(out, func(a Annotation) bool { return a.Kind == e.Kind && slices.Equal(a.Path, e.Path) })
+		if i < 0 {
+			e.InFooter, e.InKeyValue = false, true
+			out = append(out, e)
+			continue
+		}
+		out[i].InKeyValue = true
+		if out[i].VectorLength == 0 {
+			out[i].VectorLength = e.VectorLength
+		}
+		if out[i].Element == "" {
+			out[i].Element = e.Element
+		}
+	}
+	return out, nil
+}

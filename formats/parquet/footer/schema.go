@@ -1,0 +1,143 @@
+package footer
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// maxSchemaDepth bounds the nesting of the schema tree. Real schemas are a
+// few levels deep; the bound keeps per-column work (paths, checks) linear in
+// practice on hostile footers.
+const maxSchemaDepth = 1024
+
+// schemaTree is the tree that the flat, depth-first schema list describes.
+// It is built without recursion and refuses lists whose num_children do not
+// add up to exactly one tree.
+type schemaTree struct {
+	schema   []SchemaElement
+	parent   []int   // parent index per element, -1 for the root
+	children [][]int // child indexes per element
+	depth    []int   // 0 for the root
+}
+
+func newSchemaTree(schema []SchemaElement) (*schemaTree, error) {
+	if len(schema) == 0 {
+		return nil, fmt.Errorf("schema has no elements (not even a root)")
+	}
+	t := &schemaTree{
+		schema:   schema,
+		parent:   make([]int, len(schema)),
+		children: make([][]int, len(schema)),
+		depth:    make([]int, len(schema)),
+	}
+	t.parent[0] = -1
+	type open struct{ node, remaining int }
+	count := func(i int) (int, error) {
+		n := schema[i].NumChildren
+		if !n.Valid {
+			return 0, nil
+		}
+		if n.V < 0 {
+			return 0, fmt.Errorf("schema element %d (%q) has num_children %d", i, schema[i].Name, n.V)
+		}
+		if left := len(schema) - i - 1; int(n.V) > left {
+			return 0, fmt.Errorf("schema element %d (%q) has num_children %d, but only %d elements follow it",
+				i, schema[i].Name, n.V, left)
+		}
+		return int(n.V), nil
+	}
+	rootChildren, err := count(0)
+	if err != nil {
+		return nil, err
+	}
+	stack := []open{{0, rootChildren}}
+	next := 1
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		if top.remaining == 0 {
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		if next >= len(schema) {
+			return nil, fmt.Errorf("schema element %d (%q) expects more children than the schema's %d elements hold",
+				top.node, schema[top.node].Name, len(schema))
+		}
+		top.remaining--
+		i, p := next, top.node
+		next++
+		t.parent[i] = p
+		t.depth[i] = t.depth[p] + 1
+		t.children[p] = append(t.children[p], i)
+		if t.depth[i] > maxSchemaDepth {
+			return nil, fmt.Errorf("schema element %d (%q) is nested %d levels deep, more than %d",
+				i, schema[i].Name, t.depth[i], maxSchemaDepth)
+		}
+		n, err := count(i)
+		if err != nil {
+			return nil, err
+		}
+		if n > 0 {
+			stack = append(stack, open{i, n})
+		}
+	}
+	if next != len(schema) {
+		return nil, fmt.Errorf("schema has %d elements, but the tree under root %q holds only %d; element %d (%q) has no parent",
+			len(schema), schema[0].Name, next, next, schema[next].Name)
+	}
+	return t, nil
+}
+
+// path returns the column path of element i: the names from below the root.
+func (t *schemaTree) path(i int) []string {
+	var p []string
+	for ; i > 0; i = t.parent[i] {
+		p = append(p, t.schema[i].Name)
+	}
+	slices.Reverse(p)
+	return p
+}
+
+// find returns the element at path, refusing ambiguous sibling names.
+func (t *schemaTree) find(path []string) (int, error) {
+	if len(path) == 0 {
+		return 0, fmt.Errorf("empty column path")
+	}
+	node := 0
+	for depth, name := range path {
+		found := -1
+		for _, c := range t.children[node] {
+			if t.schema[c].Name != name {
+				continue
+			}
+			if found >= 0 {
+				return 0, fmt.Errorf("column path %s is ambiguous: %q appears twice under %s",
+					pathString(path), name, pathString(path[:depth]))
+			}
+			found = c
+		}
+		if found < 0 {
+			return 0, fmt.Errorf("column path %s not found: no %q under %s", pathString(path), name, pathString(path[:depth]))
+		}
+		node = found
+	}
+	return node, nil
+}
+
+// leaves returns the leaf elements in schema order (one per column chunk).
+func (t *schemaTree) leaves() []int {
+	var out []int
+	for i := 1; i < len(t.schema); i++ {
+		if len(t.children[i]) == 0 && !t.schema[i].IsGroup() {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+func pathString(path []string) string {
+	if len(path) == 0 {
+		return "<root>"
+	}
+	return strings.Join(path, ".")
+}
