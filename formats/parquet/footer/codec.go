@@ -112,7 +112,7 @@ func decode(footer []byte, opts []Option) (meta *FileMetaData, trailing []byte, 
 		return nil, nil, err
 	}
 	data := bytes.Clone(footer)
-	n, err := scanStruct(data)
+	n, err := ScanStruct(data)
 	if err != nil {
 		var se *scanError
 		if errors.As(err, &se) {

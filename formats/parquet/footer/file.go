@@ -47,36 +47,36 @@ type Footer struct {
 // It checks the magic at both ends, refuses encrypted footers, and checks the
 // footer length against the file size before it allocates anything.
 func ReadFooter(r io.ReaderAt, size int64, opts ...Option) (_ *Footer, err error) {
-	defer guard(&err, "parquet file: read footer")
+	defer guard(&err, "read footer")
 	if size < minFileSize {
-		return nil, fmt.Errorf("parquet file: %d bytes is too small for a Parquet file (at least %d: magic, footer length, magic)", size, minFileSize)
+		return nil, fmt.Errorf("%d bytes is too small for a Parquet file (at least %d: magic, footer length, magic)", size, minFileSize)
 	}
 	var trailer [trailerLen]byte
 	if err := readFull(r, trailer[:], size-trailerLen); err != nil {
-		return nil, fmt.Errorf("parquet file: read trailer at offset %d: %w", size-trailerLen, err)
+		return nil, fmt.Errorf("read trailer at offset %d: %w", size-trailerLen, err)
 	}
 	switch tail := trailer[4:]; {
 	case bytes.Equal(tail, magicEncrypted):
-		return nil, fmt.Errorf("parquet file: magic PARE at offset %d: the footer is encrypted, which this codec does not read: %w", size-magicLen, ErrEncrypted)
+		return nil, fmt.Errorf("magic PARE at offset %d: the footer is encrypted, which this codec does not read: %w", size-magicLen, ErrEncrypted)
 	case !bytes.Equal(tail, magic):
-		return nil, fmt.Errorf("parquet file: no PAR1 magic at offset %d (found %q)", size-magicLen, tail)
+		return nil, fmt.Errorf("no PAR1 magic at offset %d (found %q)", size-magicLen, tail)
 	}
 	var head [magicLen]byte
 	if err := readFull(r, head[:], 0); err != nil {
-		return nil, fmt.Errorf("parquet file: read header at offset 0: %w", err)
+		return nil, fmt.Errorf("read header at offset 0: %w", err)
 	}
 	if !bytes.Equal(head[:], magic) {
-		return nil, fmt.Errorf("parquet file: no PAR1 magic at offset 0 (found %q)", head[:])
+		return nil, fmt.Errorf("no PAR1 magic at offset 0 (found %q)", head[:])
 	}
 	length := int64(binary.LittleEndian.Uint32(trailer[:4]))
 	if room := size - minFileSize; length > room {
-		return nil, fmt.Errorf("parquet file: footer length %d (at offset %d) exceeds the file: %d bytes leave room for at most %d",
+		return nil, fmt.Errorf("footer length %d (at offset %d) exceeds the file: %d bytes leave room for at most %d",
 			length, size-trailerLen, size, room)
 	}
 	offset := size - trailerLen - length
 	raw := make([]byte, length)
 	if err := readFull(r, raw, offset); err != nil {
-		return nil, fmt.Errorf("parquet file: read footer at offset %d: %w", offset, err)
+		return nil, fmt.Errorf("read footer at offset %d: %w", offset, err)
 	}
 	meta, signature, err := decode(raw, opts)
 	if err != nil {
@@ -84,7 +84,7 @@ func ReadFooter(r io.ReaderAt, size int64, opts ...Option) (_ *Footer, err error
 		if errors.As(err, &de) && de.Offset >= 0 {
 			de.FileOffset = offset + de.Offset
 		}
-		return nil, fmt.Errorf("parquet file: footer at offset %d (%d bytes): %w", offset, length, err)
+		return nil, fmt.Errorf("footer at offset %d (%d bytes): %w", offset, length, err)
 	}
 	return &Footer{Meta: meta, Raw: raw, Offset: offset, Length: length, FileSize: size, Signature: signature}, nil
 }

@@ -213,7 +213,7 @@ func (LogicalType) EncodeFunc(cache thrift.EncodeFuncCache) thrift.EncodeFunc {
 		default:
 			// Verbatim bytes must be exactly one struct, or the footer
 			// would be corrupt from this point on.
-			if n, err := scanStruct(body); err != nil || n != len(body) {
+			if n, err := ScanStruct(body); err != nil || n != len(body) {
 				return fmt.Errorf("logical type %s: kept struct bytes are not one compact-protocol struct", member)
 			}
 			if _, err := w.Writer().Write(body); err != nil {

@@ -30,7 +30,7 @@ import (
 // precision, field ids), key/value metadata, created_by and column orders.
 // A failure while writing to out leaves it partly written.
 func RewriteFooter(in io.ReaderAt, size int64, out io.Writer, edit func(*FileMetaData) error, opts ...Option) (err error) {
-	defer guard(&err, "parquet file: rewrite footer")
+	defer guard(&err, "rewrite footer")
 	cfg, err := newConfig(opts)
 	if err != nil {
 		return err
@@ -40,16 +40,16 @@ func RewriteFooter(in io.ReaderAt, size int64, out io.Writer, edit func(*FileMet
 		return err
 	}
 	if f.Meta.Encrypted() || f.Signature != nil {
-		return fmt.Errorf("parquet file: footer at offset %d belongs to an encrypted file (plaintext footer mode); rewriting it would break its signature: %w",
+		return fmt.Errorf("footer at offset %d belongs to an encrypted file (plaintext footer mode); rewriting it would break its signature: %w",
 			f.Offset, ErrEncrypted)
 	}
 	again, err := Encode(f.Meta)
 	if err != nil {
-		return fmt.Errorf("parquet file: footer at offset %d: %w", f.Offset, err)
+		return fmt.Errorf("footer at offset %d: %w", f.Offset, err)
 	}
 	if !bytes.Equal(again, f.Raw) {
 		at := firstDifference(again, f.Raw)
-		return fmt.Errorf("parquet file: footer at offset %d does not re-encode byte-identically "+
+		return fmt.Errorf("footer at offset %d does not re-encode byte-identically "+
 			"(first difference at footer byte %d, file offset %d; %d bytes stored, %d re-encoded), "+
 			"so a rewrite would alter bytes nobody asked to change (typically a field or union member this model does not know, "+
 			"fields out of id order, or non-minimal varints): refusing to rewrite",
@@ -63,38 +63,38 @@ func RewriteFooter(in io.ReaderAt, size int64, out io.Writer, edit func(*FileMet
 	meta := f.Meta
 	if edit != nil {
 		if err := edit(meta); err != nil {
-			return fmt.Errorf("parquet file: footer edit: %w", err)
+			return fmt.Errorf("footer edit: %w", err)
 		}
 	}
 	if err := checkShape(before, meta, cfg); err != nil {
-		return fmt.Errorf("parquet file: footer edit refused: %w", err)
+		return fmt.Errorf("footer edit refused: %w", err)
 	}
 	footer, err := Encode(meta)
 	if err != nil {
 		return err
 	}
 	if _, _, err := decode(footer, opts); err != nil {
-		return fmt.Errorf("parquet file: edited footer does not decode: %w", err)
+		return fmt.Errorf("edited footer does not decode: %w", err)
 	}
 	if int64(len(footer)) > math.MaxUint32 {
-		return fmt.Errorf("parquet file: edited footer is %d bytes, more than a footer length can express", len(footer))
+		return fmt.Errorf("edited footer is %d bytes, more than a footer length can express", len(footer))
 	}
 
 	n, err := io.Copy(out, io.NewSectionReader(in, 0, f.Offset))
 	if err != nil {
-		return fmt.Errorf("parquet file: copy the %d bytes before the footer: %w", f.Offset, err)
+		return fmt.Errorf("copy the %d bytes before the footer: %w", f.Offset, err)
 	}
 	if n != f.Offset {
-		return fmt.Errorf("parquet file: copied %d of the %d bytes before the footer", n, f.Offset)
+		return fmt.Errorf("copied %d of the %d bytes before the footer", n, f.Offset)
 	}
 	var trailer [trailerLen]byte
 	binary.LittleEndian.PutUint32(trailer[:4], uint32(len(footer)))
 	copy(trailer[4:], magic)
 	if _, err := out.Write(footer); err != nil {
-		return fmt.Errorf("parquet file: write footer: %w", err)
+		return fmt.Errorf("write footer: %w", err)
 	}
 	if _, err := out.Write(trailer[:]); err != nil {
-		return fmt.Errorf("parquet file: write trailer: %w", err)
+		return fmt.Errorf("write trailer: %w", err)
 	}
 	return nil
 }

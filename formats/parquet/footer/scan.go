@@ -45,12 +45,12 @@ type scanFrame struct {
 	lastID    int
 }
 
-// scanStruct walks one compact-protocol struct at the start of data without
+// ScanStruct walks one compact-protocol struct at the start of data without
 // recursion and returns how many bytes it spans. It checks what parquet-go's
 // decoder trusts: every length and container size against the bytes left (so
 // the decoder never allocates for elements that are not there), the types,
 // and the nesting depth.
-func scanStruct(data []byte) (int, error) {
+func ScanStruct(data []byte) (int, error) {
 	pos := 0
 	fail := func(at int, format string, args ...any) (int, error) {
 		return 0, &scanError{offset: at, msg: fmt.Sprintf(format, args...)}

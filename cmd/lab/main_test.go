@@ -1,0 +1,89 @@
+package main
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// labBinary builds the CLI once per test run, so tests run it as a user would.
+func labBinary(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "lab")
+	cmd := exec.Command("go", "build", "-o", bin, ".")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+func run(t *testing.T, bin, dir string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = dir
+	var o, e strings.Builder
+	cmd.Stdout, cmd.Stderr = &o, &e
+	err := cmd.Run()
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &exit):
+		code = exit.ExitCode()
+	default:
+		t.Fatal(err)
+	}
+	return o.String(), e.String(), code
+}
+
+func TestCLI(t *testing.T) {
+	bin := labBinary(t)
+	work := t.TempDir()
+	keep := filepath.Join(work, "out")
+
+	t.Run("demo", func(t *testing.T) {
+		out, errOut, code := run(t, bin, work, "demo", "--dir", keep)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		if !strings.Contains(out, "error: Invalid file format: lance") || !strings.Contains(out, "  record count: 3") {
+			t.Fatalf("demo output:\n%s", out)
+		}
+		if _, err := os.Stat(filepath.Join(keep, "tour.parquet")); err != nil {
+			t.Fatalf("--dir did not keep the file: %v", err)
+		}
+	})
+	t.Run("config file sets the directory", func(t *testing.T) {
+		dir := filepath.Join(work, "from-config")
+		if err := os.WriteFile(filepath.Join(work, "lab.yaml"), []byte("demo:\n  dir: "+dir+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		defer os.Remove(filepath.Join(work, "lab.yaml"))
+		if _, errOut, code := run(t, bin, work, "demo"); code != 0 {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "tour.parquet")); err != nil {
+			t.Fatalf("lab.yaml demo.dir ignored: %v", err)
+		}
+	})
+	for _, tt := range []struct {
+		name string
+		args []string
+		code int
+		msg  string
+	}{
+		{"unknown flag", []string{"demo", "--bogus"}, 2, "unknown flag: --bogus"},
+		{"extra argument", []string{"demo", "x"}, 2, `unknown command "x"`},
+		{"unknown command", []string{"nope"}, 2, `unknown command "nope"`},
+		{"missing config", []string{"--config", "/nonexistent/lab.yaml", "demo"}, 1, "/nonexistent/lab.yaml"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, errOut, code := run(t, bin, work, tt.args...)
+			if code != tt.code || !strings.Contains(errOut, tt.msg) {
+				t.Fatalf("exit %d, stderr %q; want exit %d with %q", code, errOut, tt.code, tt.msg)
+			}
+		})
+	}
+}

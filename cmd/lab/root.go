@@ -1,0 +1,70 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/viper"
+)
+
+func newRootCommand() *cobra.Command {
+	v := viper.New()
+	var configFile string
+	root := &cobra.Command{
+		Use:           "lab",
+		Short:         "Coltype Lab: multimodal column types in Parquet and Iceberg",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			return loadConfig(v, configFile)
+		},
+	}
+	root.PersistentFlags().StringVar(&configFile, "config", "", "configuration file (default: ./lab.yaml if present)")
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	// With Args set, cobra hands an unknown subcommand name to the validator
+	// instead of failing inside Find, so it too exits with the usage status.
+	root.Args = usageArgs(func(cmd *cobra.Command, args []string) error {
+		if len(args) > 0 {
+			return fmt.Errorf("unknown command %q for %q; see 'lab --help'", args[0], cmd.CommandPath())
+		}
+		return nil
+	})
+	root.RunE = func(cmd *cobra.Command, _ []string) error { return cmd.Help() }
+	root.AddCommand(newDemoCommand(v))
+	return root
+}
+
+// loadConfig layers lab.yaml (or --config) under LAB_* environment variables;
+// flags bound by each command sit on top.
+func loadConfig(v *viper.Viper, file string) error {
+	v.SetEnvPrefix("LAB")
+	v.SetEnvKeyReplacer(strings.NewReplacer(".", "_", "-", "_"))
+	v.AutomaticEnv()
+	if file != "" {
+		v.SetConfigFile(file)
+	} else {
+		v.SetConfigName("lab")
+		v.SetConfigType("yaml")
+		v.AddConfigPath(".")
+	}
+	if err := v.ReadInConfig(); err != nil {
+		var notFound viper.ConfigFileNotFoundError
+		if file == "" && errors.As(err, &notFound) {
+			return nil
+		}
+		return fmt.Errorf("config %s: %w", v.ConfigFileUsed(), err)
+	}
+	return nil
+}
+
+// usageArgs marks argument-validation failures as usage errors (exit 2).
+func usageArgs(check cobra.PositionalArgs) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if err := check(cmd, args); err != nil {
+			return usageError{err}
+		}
+		return nil
+	}
+}

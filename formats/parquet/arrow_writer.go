@@ -1,0 +1,466 @@
+package parquet
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/compress"
+	"github.com/apache/arrow-go/v18/parquet/metadata"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/apache/iceberg-go"
+	"github.com/apache/iceberg-go/table"
+
+	"github.com/coltype-lab/lab/registry"
+)
+
+// Defaults of the arrow-go writer for the shared writer properties (writer.go).
+const (
+	arrowDefaultRowGroupLimit = 1 << 20
+	arrowDefaultPageRowLimit  = 20000
+	arrowDefaultDictBytes     = 2 << 20
+)
+
+// NewAppender starts a Parquet file at out for batches of opts.Schema.
+func (arrowModel) NewAppender(out registry.OutputFile, opts registry.WriteOptions) (registry.FileAppender[arrow.RecordBatch], error) {
+	if opts.Schema == nil {
+		return nil, fmt.Errorf("parquet file %s: schema is required", out.Location)
+	}
+	sc, err := table.SchemaToArrowSchema(opts.Schema, nil, true, false)
+	if err != nil {
+		return nil, fmt.Errorf("parquet file %s: arrow schema: %w", out.Location, err)
+	}
+	props, rowGroupBytes, err := arrowWriterProps(opts.Properties)
+	if err != nil {
+		return nil, fmt.Errorf("parquet file %s: %w", out.Location, err)
+	}
+	schemaJSON, err := opts.Schema.MarshalJSON()
+	if err != nil {
+		return nil, fmt.Errorf("parquet file %s: %w", out.Location, err)
+	}
+	pending, err := out.Create(opts.Overwrite)
+	if err != nil {
+		return nil, err
+	}
+	fw, err := pqarrow.NewFileWriter(sc, pending, props, pqarrow.NewArrowWriterProperties(pqarrow.WithAllocator(arrowMem)))
+	if err != nil {
+		_ = pending.Abort()
+		return nil, fmt.Errorf("parquet file %s: %w", out.Location, err)
+	}
+	meta := maps.Clone(opts.FileMetadata)
+	if meta == nil {
+		meta = map[string]string{}
+	}
+	if _, ok := meta[IcebergSchemaKey]; !ok {
+		meta[IcebergSchemaKey] = string(schemaJSON)
+	}
+	return &arrowAppender{
+		location:      out.Location,
+		pending:       pending,
+		fw:            fw,
+		schema:        sc,
+		iceSchema:     opts.Schema,
+		metricsConfig: opts.MetricsConfig,
+		meta:          meta,
+		rowGroupBytes: rowGroupBytes,
+	}, nil
+}
+
+// arrowWriterProps maps Iceberg's Parquet writer properties onto arrow-go's.
+// A value that does not parse is an error naming the key, never a silent default.
+func arrowWriterProps(p map[string]string) (*parquet.WriterProperties, int64, error) {
+	sizes := map[string]int64{
+		PropRowGroupBytes: defaultRowGroupBytes,
+		PropRowGroupRows: arrowDefaultRowGroupLimit,
+		PropPageBytes:     defaultPageBytes,
+		PropPageRowLimit:  arrowDefaultPageRowLimit,
+		PropDictBytes:     arrowDefaultDictBytes,
+	}
+	for key := range sizes {
+		v, ok := p[key]
+		if !ok {
+			continue
+		}
+		n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+		if err != nil || n <= 0 {
+			return nil, 0, fmt.Errorf("property %s=%q: want a positive integer", key, v)
+		}
+		sizes[key] = n
+	}
+	codecName := strings.ToLower(registry.Property(p, PropCompressionCodec, defaultCompression))
+	codec, ok := map[string]compress.Compression{
+		"uncompressed": compress.Codecs.Uncompressed,
+		"snappy":       compress.Codecs.Snappy,
+		"gzip":         compress.Codecs.Gzip,
+		"brotli":       compress.Codecs.Brotli,
+		"zstd":         compress.Codecs.Zstd,
+		"lz4":          compress.Codecs.Lz4Raw,
+		"lz4raw":       compress.Codecs.Lz4Raw,
+	}[codecName]
+	if !ok {
+		return nil, 0, fmt.Errorf("property %s=%q: want uncompressed, snappy, gzip, brotli, zstd or lz4", PropCompressionCodec, codecName)
+	}
+	level := compress.DefaultCompressionLevel
+	if v, ok := p[PropCompressionLevel]; ok {
+		n, err := strconv.Atoi(strings.TrimSpace(v))
+		if err != nil {
+			return nil, 0, fmt.Errorf("property %s=%q: want an integer", PropCompressionLevel, v)
+		}
+		level = n
+	}
+	dict := true
+	if v, ok := p[PropDictEnabled]; ok {
+		dict = strings.EqualFold(strings.TrimSpace(v), "true") // Java's Boolean.parseBoolean
+	}
+	props := parquet.NewWriterProperties(
+		parquet.WithAllocator(arrowMem),
+		parquet.WithCreatedBy("coltype-lab parquet-arrow (arrow-go v18)"),
+		parquet.WithMaxRowGroupLength(sizes[PropRowGroupRows]),
+		parquet.WithDataPageSize(sizes[PropPageBytes]),
+		parquet.WithBatchSize(sizes[PropPageRowLimit]),
+		parquet.WithDictionaryPageSizeLimit(sizes[PropDictBytes]),
+		parquet.WithDictionaryDefault(dict),
+		parquet.WithCompression(codec),
+		parquet.WithCompressionLevel(level),
+		// Iceberg's Java writer stores small decimals as INT32/INT64.
+		parquet.WithStoreDecimalAsInteger(true),
+		parquet.WithStats(true),
+	)
+	return props, sizes[PropRowGroupBytes], nil
+}
+
+type arrowAppender struct {
+	location      string
+	pending       *registry.PendingFile
+	fw            *pqarrow.FileWriter
+	schema        *arrow.Schema
+	iceSchema     *iceberg.Schema
+	metricsConfig registry.MetricsConfig
+	meta          map[string]string
+	rowGroupBytes int64
+
+	// failed is set when arrow-go failed mid-write: the file cannot be
+	// finished and Close aborts it.
+	failed  error
+	done    bool
+	metrics registry.Metrics
+	length  int64
+	splits  []int64
+}
+
+// Add writes one batch. A batch whose schema does not match, or that has a
+// null in a required column, is rejected and the file stays writable; the
+// caller keeps ownership of the batch.
+func (a *arrowAppender) Add(batch arrow.RecordBatch) (err error) {
+	switch {
+	case a.done:
+		return fmt.Errorf("parquet file %s: write after Close or Abort", a.location)
+	case a.failed != nil:
+		return a.failed
+	case batch == nil:
+		return fmt.Errorf("parquet file %s: nil batch", a.location)
+	}
+	if err := arrowMatchSchema(a.schema, batch.Schema()); err != nil {
+		return fmt.Errorf("parquet file %s: batch does not match the schema: %w", a.location, err)
+	}
+	cols := make([]arrow.Array, len(a.schema.Fields()))
+	for i, want := range a.schema.Fields() {
+		col := batch.Column(i)
+		if err := arrowCheckRequired(want.Name, want, col, nil); err != nil {
+			return fmt.Errorf("parquet file %s: %w", a.location, err)
+		}
+		// Re-type to the writer's schema (field ids, element names).
+		d := arrowRetype(col.Data(), want.Type)
+		cols[i] = array.MakeFromData(d)
+		d.Release()
+	}
+	rec := array.NewRecordBatch(a.schema, cols, batch.NumRows())
+	for _, c := range cols {
+		c.Release()
+	}
+	defer rec.Release()
+
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("parquet file %s: arrow-go panicked writing a batch: %v", a.location, p)
+		}
+		if err != nil {
+			a.failed = err
+		}
+	}()
+	if err := a.fw.WriteBuffered(rec); err != nil {
+		return fmt.Errorf("parquet file %s: %w", a.location, err)
+	}
+	if a.fw.RowGroupTotalBytesWritten() >= a.rowGroupBytes {
+		if err := a.fw.NewBufferedRowGroupChecked(); err != nil {
+			return fmt.Errorf("parquet file %s: %w", a.location, err)
+		}
+	}
+	return nil
+}
+
+// Close finishes the file, publishes it, and computes metrics from the
+// footer just written.
+func (a *arrowAppender) Close() (err error) {
+	if a.done {
+		if a.failed != nil {
+			return a.failed
+		}
+		return nil
+	}
+	a.done = true
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("parquet file %s: arrow-go panicked closing it: %v", a.location, p)
+		}
+		if err != nil {
+			_ = a.pending.Abort()
+			a.failed = err
+		}
+	}()
+	if a.failed != nil {
+		return a.failed
+	}
+	for _, k := range slices.Sorted(maps.Keys(a.meta)) {
+		if err := a.fw.AppendKeyValueMetadata(k, a.meta[k]); err != nil {
+			return fmt.Errorf("parquet file %s: footer metadata %q: %w", a.location, k, err)
+		}
+	}
+	if err := a.fw.Close(); err != nil {
+		return fmt.Errorf("parquet file %s: %w", a.location, err)
+	}
+	md, err := a.fw.FileMetadata()
+	if err != nil {
+		return fmt.Errorf("parquet file %s: %w", a.location, err)
+	}
+	metrics, splits, err := arrowFooterMetrics(md, a.iceSchema, a.metricsConfig)
+	if err != nil {
+		return fmt.Errorf("parquet file %s: %w", a.location, err)
+	}
+	if err := a.pending.Commit(); err != nil {
+		return err
+	}
+	a.metrics, a.splits, a.length = metrics, splits, a.pending.Written()
+	return nil
+}
+
+// Abort discards the file; nothing is left at the location or beside it.
+func (a *arrowAppender) Abort() error {
+	if a.done {
+		return nil
+	}
+	a.done = true
+	return a.pending.Abort()
+}
+
+func (a *arrowAppender) Metrics() registry.Metrics { return a.metrics }
+func (a *arrowAppender) Length() int64             { return a.length }
+func (a *arrowAppender) SplitOffsets() []int64     { return a.splits }
+
+// arrowFooterMetrics derives a DataFile's metrics from a written footer:
+// record count, and per field id the column sizes, value counts (which,
+// as in Parquet and Iceberg, include nulls) and null counts, summed over
+// row groups. A null count missing from any row group drops that field's
+// null count rather than under-reporting it. Columns whose metrics mode is
+// "none" are left out.
+//
+// Lower and upper bounds are not produced: they need Iceberg's single-value
+// serialization of every type plus truncate(N) for strings and binary, which
+// formats/parquet/internal/colmetrics owns; NaN counts need the values, which
+// Parquet statistics do not carry. Both are left for colmetrics.
+func arrowFooterMetrics(md *metadata.FileMetaData, sc *iceberg.Schema, cfg registry.MetricsConfig) (registry.Metrics, []int64, error) {
+	m := registry.Metrics{
+		RecordCount:     md.NumRows,
+		ColumnSizes:     map[int]int64{},
+		ValueCounts:     map[int]int64{},
+		NullValueCounts: map[int]int64{},
+	}
+	noNulls := map[int]bool{}
+	splits := make([]int64, 0, md.NumRowGroups())
+	for r := range md.NumRowGroups() {
+		rg := md.RowGroup(r)
+		start, err := arrowRowGroupStart(rg)
+		if err != nil {
+			return m, nil, err
+		}
+		splits = append(splits, start)
+		for c := range rg.NumColumns() {
+			id := int(md.Schema.Column(c).SchemaNode().FieldID())
+			if id < 0 {
+				continue
+			}
+			name, _ := sc.FindColumnName(id)
+			if cfg.ColumnMode(name).Kind == registry.MetricsNone {
+				continue
+			}
+			cc := md.FileMetaData.RowGroups[r].Columns[c].MetaData
+			m.ColumnSizes[id] += cc.TotalCompressedSize
+			m.ValueCounts[id] += cc.NumValues
+			if st := cc.Statistics; st != nil && st.IsSetNullCount() {
+				m.NullValueCounts[id] += st.GetNullCount()
+			} else {
+				noNulls[id] = true
+			}
+		}
+	}
+	for id := range noNulls {
+		delete(m.NullValueCounts, id)
+	}
+	return m, splits, nil
+}
+
+// arrowMatchSchema checks a batch schema against the writer's: same fields in
+// the same order with the same names and types. Field metadata, list element
+// names and map entry names are not compared; a nullable batch field may feed
+// a required column (its nulls are checked per batch). The error names the
+// first mismatched field by its dotted path.
+func arrowMatchSchema(want, got *arrow.Schema) error {
+	if want.NumFields() != got.NumFields() {
+		return fmt.Errorf("batch has %d fields (%s), the schema %d (%s)",
+			got.NumFields(), arrowFieldNames(got.Fields()), want.NumFields(), arrowFieldNames(want.Fields()))
+	}
+	for i, w := range want.Fields() {
+		g := got.Field(i)
+		if g.Name != w.Name {
+			return fmt.Errorf("field %d is %q, the schema has %q", i, g.Name, w.Name)
+		}
+		if err := arrowMatchType(w.Name, w.Type, g.Type); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func arrowFieldNames(fs []arrow.Field) string {
+	names := make([]string, len(fs))
+	for i, f := range fs {
+		names[i] = f.Name
+	}
+	return strings.Join(names, ", ")
+}
+
+func arrowMatchType(path string, want, got arrow.DataType) error {
+	mismatch := func() error {
+		return fmt.Errorf("field %s has type %s, the schema has %s", path, got, want)
+	}
+	if want.ID() != got.ID() {
+		return mismatch()
+	}
+	switch w := want.(type) {
+	case *arrow.StructType:
+		g := got.(*arrow.StructType)
+		if g.NumFields() != w.NumFields() {
+			return mismatch()
+		}
+		for i, wf := range w.Fields() {
+			gf := g.Field(i)
+			if gf.Name != wf.Name {
+				return fmt.Errorf("field %s.%s is named %q in the batch", path, wf.Name, gf.Name)
+			}
+			if err := arrowMatchType(path+"."+wf.Name, wf.Type, gf.Type); err != nil {
+				return err
+			}
+		}
+	case *arrow.MapType:
+		g := got.(*arrow.MapType)
+		if err := arrowMatchType(path+".key", w.KeyType(), g.KeyType()); err != nil {
+			return err
+		}
+		return arrowMatchType(path+".value", w.ItemType(), g.ItemType())
+	case *arrow.ListType:
+		return arrowMatchType(path+".element", w.Elem(), got.(*arrow.ListType).Elem())
+	default:
+		if !arrow.TypeEqual(want, got) {
+			return mismatch()
+		}
+	}
+	return nil
+}
+
+// arrowCheckRequired finds a null in a required position of col, whose
+// schema field is want (the writer's, whose nullability counts, not the
+// batch's); live marks the slots whose parents are valid (nil:
+// all). Nulls under a null parent are not values and are allowed.
+func arrowCheckRequired(path string, want arrow.Field, col arrow.Array, live []bool) error {
+	if !want.Nullable && col.NullN() > 0 {
+		for i := range col.Len() {
+			if col.IsNull(i) && (live == nil || live[i]) {
+				return fmt.Errorf("required field %s has a null at slot %d", path, i)
+			}
+		}
+	}
+	valid := func(i int) bool { return (live == nil || live[i]) && col.IsValid(i) }
+	switch a := col.(type) {
+	case *array.Struct:
+		st := want.Type.(*arrow.StructType)
+		childLive := make([]bool, a.Len())
+		for i := range childLive {
+			childLive[i] = valid(i)
+		}
+		for j, f := range st.Fields() {
+			if err := arrowCheckRequired(path+"."+f.Name, f, a.Field(j), childLive); err != nil {
+				return err
+			}
+		}
+	case *array.Map:
+		mt := want.Type.(*arrow.MapType)
+		childLive := arrowListLive(a.Len(), a.ListValues().Len(), a.ValueOffsets, valid)
+		if err := arrowCheckRequired(path+".key", mt.KeyField(), a.Keys(), childLive); err != nil {
+			return err
+		}
+		return arrowCheckRequired(path+".value", mt.ItemField(), a.Items(), childLive)
+	case *array.List:
+		lt := want.Type.(*arrow.ListType)
+		childLive := arrowListLive(a.Len(), a.ListValues().Len(), a.ValueOffsets, valid)
+		return arrowCheckRequired(path+".element", lt.ElemField(), a.ListValues(), childLive)
+	}
+	return nil
+}
+
+func arrowListLive(n, values int, offsets func(int) (int64, int64), valid func(int) bool) []bool {
+	live := make([]bool, values)
+	for i := range n {
+		if !valid(i) {
+			continue
+		}
+		s, e := offsets(i)
+		for k := s; k < e && k < int64(values); k++ {
+			live[k] = true
+		}
+	}
+	return live
+}
+
+// arrowRetype returns d with the data type dt, which arrowMatchSchema found
+// equal to d's up to field metadata, nullability and entry names. The
+// buffers are shared.
+func arrowRetype(d arrow.ArrayData, dt arrow.DataType) arrow.ArrayData {
+	children := d.Children()
+	var kids []arrow.ArrayData
+	switch t := dt.(type) {
+	case *arrow.StructType:
+		kids = make([]arrow.ArrayData, len(children))
+		for i, c := range children {
+			kids[i] = arrowRetype(c, t.Field(i).Type)
+		}
+	case *arrow.ListType:
+		kids = []arrow.ArrayData{arrowRetype(children[0], t.Elem())}
+	case *arrow.MapType:
+		kids = []arrow.ArrayData{arrowRetype(children[0], t.Elem())}
+	default:
+		kids = children
+		for _, c := range kids {
+			c.Retain() // balanced by the releases below
+		}
+	}
+	out := array.NewData(dt, d.Len(), d.Buffers(), kids, d.NullN(), d.Offset())
+	for _, k := range kids {
+		k.Release()
+	}
+	return out
+}

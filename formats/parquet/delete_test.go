@@ -1,0 +1,275 @@
+package parquet_test
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/apache/iceberg-go"
+	pq "github.com/parquet-go/parquet-go"
+
+	"github.com/coltype-lab/lab/data"
+	lab "github.com/coltype-lab/lab/formats/parquet"
+	"github.com/coltype-lab/lab/registry"
+)
+
+// footerKeys reads a file's key/value metadata with parquet-go directly.
+func footerKeys(t *testing.T, path string) map[string]string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pf, err := pq.OpenFile(f, st.Size())
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, kv := range pf.Metadata().KeyValueMetadata {
+		out[kv.Key] = kv.Value
+	}
+	return out
+}
+
+func TestRecordFooterMetadata(t *testing.T) {
+	s := rowsSchema()
+	st := s.AsStruct()
+	path := tempFile(t, "meta.parquet")
+	b, err := registry.DataWriteBuilder[*data.Record](registry.PARQUET, registry.LocalOutput(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := b.Schema(s).Meta("lab.experiment", "e1").Meta("other", "x").Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Write(rec(&st, int64(1))); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	keys := footerKeys(t, path)
+	if keys["lab.experiment"] != "e1" || keys["other"] != "x" {
+		t.Errorf("footer keys %v", keys)
+	}
+	var back iceberg.Schema
+	if err := json.Unmarshal([]byte(keys[lab.IcebergSchemaKey]), &back); err != nil {
+		t.Fatalf("iceberg.schema: %v", err)
+	}
+	if !back.Equals(s) {
+		t.Errorf("iceberg.schema %s, want %s", &back, s)
+	}
+}
+
+func TestRecordEqualityDeleteWriter(t *testing.T) {
+	s := iceberg.NewSchema(0, req(1, "id", iceberg.PrimitiveTypes.Int64), opt(2, "name", iceberg.PrimitiveTypes.String), opt(3, "x", iceberg.PrimitiveTypes.Int32))
+	st := s.AsStruct()
+	path := tempFile(t, "eq.parquet")
+	b, err := registry.EqualityDeleteWriteBuilder[*data.Record](registry.PARQUET, registry.LocalOutput(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := b.Schema(s).EqualityFieldIDs(1, 2).Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []*data.Record{rec(&st, int64(1), "a", nil), rec(&st, int64(2), nil, int32(3))}
+	for _, r := range want {
+		if err := w.Write(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	keys := footerKeys(t, path)
+	if keys[registry.DeleteTypeKey] != "equality" || keys[registry.DeleteFieldIDsKey] != "1, 2" {
+		t.Errorf("footer keys %v", keys)
+	}
+	df := w.DataFile()
+	if df.ContentType() != iceberg.EntryContentEqDeletes || df.Count() != 2 {
+		t.Errorf("data file content %v count %d", df.ContentType(), df.Count())
+	}
+	assertRecords(t, readRecords(t, path, nil), want)
+}
+
+func readDeletes(t *testing.T, path string) []data.PositionDelete {
+	t.Helper()
+	b, err := registry.NewReadBuilder[data.PositionDelete](registry.PARQUET, registry.LocalInput(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	var out []data.PositionDelete
+	for {
+		d, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			return out
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, d)
+	}
+}
+
+func TestRecordPositionDeleteWriter(t *testing.T) {
+	path := tempFile(t, "pos.parquet")
+	b, err := registry.PositionDeleteWriteBuilder(registry.PARQUET, registry.LocalOutput(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	deletes := []data.PositionDelete{
+		{FilePath: "a.parquet", Pos: 0},
+		{FilePath: "a.parquet", Pos: 7},
+		{FilePath: "b.parquet", Pos: 1},
+	}
+	for _, d := range deletes {
+		if err := w.Write(d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, bad := range []data.PositionDelete{{FilePath: "b.parquet", Pos: 0}, {FilePath: "a.parquet", Pos: 100}} {
+		err := w.Write(bad)
+		if err == nil || !strings.Contains(err.Error(), bad.String()) || !strings.Contains(err.Error(), deletes[2].String()) || !strings.Contains(err.Error(), "sorted") {
+			t.Errorf("out-of-order delete %s: %v", bad, err)
+		}
+	}
+	if err := w.Write(data.PositionDelete{FilePath: "c.parquet", Pos: 2, Row: data.Of(rowsSchema(), int64(1))}); err == nil || !strings.Contains(err.Error(), "no row column") {
+		t.Errorf("delete with a row for a schema without one: %v", err)
+	}
+	last := data.PositionDelete{FilePath: "c.parquet", Pos: 3}
+	if err := w.Write(last); err != nil {
+		t.Fatal(err)
+	}
+	deletes = append(deletes, last)
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if keys := footerKeys(t, path); keys[registry.DeleteTypeKey] != "position" {
+		t.Errorf("footer keys %v", keys)
+	}
+	df := w.DataFile()
+	if df.ContentType() != iceberg.EntryContentPosDeletes || df.Count() != int64(len(deletes)) {
+		t.Errorf("data file content %v count %d", df.ContentType(), df.Count())
+	}
+	got := readDeletes(t, path)
+	if len(got) != len(deletes) {
+		t.Fatalf("read %v, want %v", got, deletes)
+	}
+	for i := range got {
+		if got[i].FilePath != deletes[i].FilePath || got[i].Pos != deletes[i].Pos || got[i].Row != nil {
+			t.Errorf("delete %d: %s, want %s", i, got[i], deletes[i])
+		}
+	}
+	// The file is an ordinary record file too, with the reserved ids.
+	recs := readRecords(t, path, nil)
+	if len(recs) != len(deletes) || recs[0].Fields()[0].ID != data.DeleteFilePathID || recs[0].Fields()[1].ID != data.DeleteFilePosID {
+		t.Errorf("records %v", recs)
+	}
+}
+
+func TestRecordPositionDeleteWithRow(t *testing.T) {
+	table := iceberg.NewSchema(0, req(1, "id", iceberg.PrimitiveTypes.Int64), opt(2, "name", iceberg.PrimitiveTypes.String))
+	schema := data.PositionDeleteSchemaWithRow(table)
+	rowType := schema.Fields()[2].Type.(*iceberg.StructType)
+	path := tempFile(t, "posrow.parquet")
+	b, err := registry.PositionDeleteWriteBuilder(registry.PARQUET, registry.LocalOutput(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := b.Schema(schema).Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	deletes := []data.PositionDelete{
+		{FilePath: "a.parquet", Pos: 1, Row: rec(rowType, int64(10), "x")},
+		{FilePath: "a.parquet", Pos: 2},
+		{FilePath: "a.parquet", Pos: 2, Row: rec(rowType, int64(11), nil)},
+	}
+	for _, d := range deletes {
+		if err := w.Write(d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	got := readDeletes(t, path)
+	if len(got) != len(deletes) {
+		t.Fatalf("read %v", got)
+	}
+	for i := range got {
+		if got[i].FilePath != deletes[i].FilePath || got[i].Pos != deletes[i].Pos || !got[i].Row.Equal(deletes[i].Row) {
+			t.Errorf("delete %d: %s, want %s", i, got[i], deletes[i])
+		}
+	}
+}
+
+func TestRecordPositionDeleteRejectsOtherSchemas(t *testing.T) {
+	b, err := registry.PositionDeleteWriteBuilder(registry.PARQUET, registry.LocalOutput(tempFile(t, "p.parquet")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = b.Schema(rowsSchema()).Build()
+	if err == nil || !strings.Contains(err.Error(), "not a position-delete schema") {
+		t.Errorf("error %v", err)
+	}
+	// Reading a data file as deletes names what is missing.
+	path, _, _ := rowsFile(t)
+	rb, err := registry.NewReadBuilder[data.PositionDelete](registry.PARQUET, registry.LocalInput(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := rb.Build(); err == nil || !strings.Contains(err.Error(), "not a position-delete file") {
+		t.Errorf("error %v", err)
+	}
+}
+
+func TestRecordWriterMetricsAndOffsets(t *testing.T) {
+	path, _, df := rowsFile(t)
+	if df.Count() != 1000 {
+		t.Errorf("count %d", df.Count())
+	}
+	// Counts come from the footer, by field id.
+	if got := df.ValueCounts()[1]; got != 1000 {
+		t.Errorf("value count of id: %d", got)
+	}
+	if got := df.NullValueCounts()[3]; got != 500 {
+		t.Errorf("null count of maybe: %d", got)
+	}
+	if got := df.ColumnSizes()[2]; got <= 0 {
+		t.Errorf("column size of name: %d", got)
+	}
+	// Bounds come from the values the writer saw.
+	lo, err1 := iceberg.LiteralFromBytes(iceberg.PrimitiveTypes.Int64, df.LowerBoundValues()[1])
+	hi, err2 := iceberg.LiteralFromBytes(iceberg.PrimitiveTypes.Int64, df.UpperBoundValues()[1])
+	if err1 != nil || err2 != nil || lo.Any() != int64(0) || hi.Any() != int64(999) {
+		t.Errorf("bounds of id: %v %v (%v %v)", lo, hi, err1, err2)
+	}
+	st, _ := os.Stat(path)
+	if df.FileSizeBytes() != st.Size() {
+		t.Errorf("size %d, file has %d", df.FileSizeBytes(), st.Size())
+	}
+	offs := df.SplitOffsets()
+	if len(offs) == 0 || offs[0] != 4 {
+		t.Errorf("split offsets %v: the first row group starts after the magic", offs)
+	}
+}

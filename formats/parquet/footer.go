@@ -1,0 +1,104 @@
+package parquet
+
+import (
+	"fmt"
+
+	"github.com/coltype-lab/lab/formats/parquet/footer"
+
+	pq "github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/format"
+
+	"github.com/coltype-lab/lab/registry"
+)
+
+// openedFile is a Parquet file whose footer has been checked.
+type openedFile struct {
+	location string
+	src      registry.ReaderAtSeeker
+	size     int64
+	// footerEnd is where the footer starts: column chunks must end before it.
+	footerEnd int64
+	meta      *format.FileMetaData
+	file      *pq.File
+}
+
+func (o *openedFile) Close() error { return o.src.Close() }
+
+// openParquet opens in and checks everything parquet-go would trust before
+// handing the file to it: the magic at both ends, a footer length inside the
+// file, a footer whose thrift lists cannot declare more elements than it
+// has bytes, and column chunks inside the data region. parquet-go would
+// otherwise allocate whatever a corrupt footer declares, or panic.
+func openParquet(in registry.InputFile) (*openedFile, error) {
+	src, size, err := in.Open()
+	if err != nil {
+		return nil, err
+	}
+	o := &openedFile{location: in.Location, src: src, size: size}
+	if err := o.check(); err != nil {
+		src.Close()
+		return nil, err
+	}
+	if err := guard(in.Location, "open", func() error {
+		f, err := pq.OpenFile(src, size, pq.SkipPageIndex(true), pq.SkipBloomFilters(true))
+		if err != nil {
+			return fmt.Errorf("open %s: %w", in.Location, err)
+		}
+		o.file = f
+		o.meta = f.Metadata()
+		return checkFooter(in.Location, o.meta, o.footerEnd)
+	}); err != nil {
+		src.Close()
+		return nil, err
+	}
+	return o, nil
+}
+
+func (o *openedFile) check() error {
+	f, err := footer.ReadFooter(o.src, o.size)
+	if err != nil {
+		return fmt.Errorf("read %s: %w", o.location, err)
+	}
+	o.footerEnd = f.Offset
+	return nil
+}
+
+// checkFooter checks the footer fields that parquet-go uses as sizes and
+// offsets: the schema tree and every column chunk's byte range.
+func checkFooter(loc string, meta *format.FileMetaData, dataEnd int64) error {
+	if len(meta.Schema) == 0 {
+		return fmt.Errorf("read %s: corrupt footer: empty schema", loc)
+	}
+	// footer.ReadFooter has checked that the schema is one well-formed tree.
+	leaves := 0
+	for _, e := range meta.Schema[1:] {
+		if e.NumChildren.V == 0 {
+			leaves++
+		}
+	}
+	if meta.NumRows < 0 {
+		return fmt.Errorf("read %s: corrupt footer: negative row count %d", loc, meta.NumRows)
+	}
+	for i := range meta.RowGroups {
+		rg := &meta.RowGroups[i]
+		if rg.NumRows < 0 {
+			return fmt.Errorf("read %s: corrupt footer: row group %d has negative row count %d", loc, i, rg.NumRows)
+		}
+		if len(rg.Columns) != leaves {
+			return fmt.Errorf("read %s: corrupt footer: row group %d has %d column chunks for %d columns", loc, i, len(rg.Columns), leaves)
+		}
+		for j := range rg.Columns {
+			md := &rg.Columns[j].MetaData
+			start := md.DataPageOffset
+			if md.DictionaryPageOffset != 0 {
+				start = md.DictionaryPageOffset
+			}
+			if start < 4 || md.DataPageOffset < 4 || md.TotalCompressedSize < 0 || md.NumValues < 0 ||
+				start+md.TotalCompressedSize > dataEnd || md.DataPageOffset >= dataEnd {
+				return fmt.Errorf("read %s: corrupt footer: column chunk %d of row group %d (%v) spans bytes [%d, %d) outside the data region [4, %d)",
+					loc, j, i, md.PathInSchema, start, start+md.TotalCompressedSize, dataEnd)
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,66 @@
+package parquet
+
+import (
+	"reflect"
+
+	"github.com/coltype-lab/lab/data"
+	"github.com/coltype-lab/lab/registry"
+)
+
+// Model names, as they appear in registry listings and errors.
+const (
+	RecordModelName         = "parquet-generic"
+	PositionDeleteModelName = "parquet-position-delete"
+)
+
+func init() {
+	registry.MustRegister(RecordModel{})
+	registry.MustRegister(PositionDeleteModel{})
+}
+
+// RecordModel reads and writes *data.Record rows in Parquet files.
+type RecordModel struct{}
+
+var _ registry.FormatModel[*data.Record] = RecordModel{}
+
+func (RecordModel) Name() string                { return RecordModelName }
+func (RecordModel) Format() registry.FileFormat { return registry.PARQUET }
+func (RecordModel) RowType() reflect.Type       { return reflect.TypeFor[*data.Record]() }
+
+// NewReader opens in and plans the read described by opts.
+func (RecordModel) NewReader(in registry.InputFile, opts registry.ReadOptions) (registry.Reader[*data.Record], error) {
+	r, err := newRecordReader(in, opts)
+	if err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// NewAppender starts a Parquet file at out for rows of opts.Schema.
+func (RecordModel) NewAppender(out registry.OutputFile, opts registry.WriteOptions) (registry.FileAppender[*data.Record], error) {
+	a, err := newRecordAppender(out, opts)
+	if err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+// PositionDeleteModel reads and writes position deletes: (file_path, pos)
+// and, when the schema has it, the deprecated row column.
+type PositionDeleteModel struct{}
+
+var _ registry.FormatModel[data.PositionDelete] = PositionDeleteModel{}
+
+func (PositionDeleteModel) Name() string                { return PositionDeleteModelName }
+func (PositionDeleteModel) Format() registry.FileFormat { return registry.PARQUET }
+func (PositionDeleteModel) RowType() reflect.Type       { return reflect.TypeFor[data.PositionDelete]() }
+
+// NewReader reads position deletes from in.
+func (PositionDeleteModel) NewReader(in registry.InputFile, opts registry.ReadOptions) (registry.Reader[data.PositionDelete], error) {
+	return newPositionDeleteReader(in, opts)
+}
+
+// NewAppender starts a position-delete file at out.
+func (PositionDeleteModel) NewAppender(out registry.OutputFile, opts registry.WriteOptions) (registry.FileAppender[data.PositionDelete], error) {
+	return newPositionDeleteAppender(out, opts)
+}

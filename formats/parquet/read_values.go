@@ -1,0 +1,198 @@
+package parquet
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/apache/iceberg-go"
+	"github.com/google/uuid"
+	pq "github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/format"
+)
+
+// readConv turns a non-null Parquet value into the record value of the
+// projected type. Byte values are copied: parquet-go reuses page buffers.
+type readConv func(v pq.Value) (any, error)
+
+// promotable reports whether a file column of type file may be read as
+// want: the same type, or one of Iceberg's promotions int→long,
+// float→double and decimal(P,S)→decimal(P',S) with P' ≥ P.
+func promotable(file, want iceberg.Type) bool {
+	if file.Equals(want) {
+		return true
+	}
+	switch f := file.(type) {
+	case iceberg.Int32Type:
+		_, ok := want.(iceberg.Int64Type)
+		return ok
+	case iceberg.Float32Type:
+		_, ok := want.(iceberg.Float64Type)
+		return ok
+	case iceberg.DecimalType:
+		w, ok := want.(iceberg.DecimalType)
+		return ok && w.Scale() == f.Scale() && w.Precision() >= f.Precision()
+	}
+	return false
+}
+
+func kindError(v pq.Value, want format.Type) error {
+	return fmt.Errorf("value of physical type %s in a %s column", v.Kind(), want)
+}
+
+// readConverter builds the converter for a leaf; promotable(info.typ, want)
+// holds.
+func readConverter(info leafInfo, want iceberg.Type) (readConv, error) {
+	phys := pq.Kind(info.physical)
+	check := func(v pq.Value) error {
+		if v.Kind() != phys {
+			return kindError(v, info.physical)
+		}
+		return nil
+	}
+	int64Of := func(v pq.Value) int64 {
+		if phys == pq.Int32 {
+			return int64(v.Int32())
+		}
+		return v.Int64()
+	}
+	// scaled converts a stored time value to Iceberg's unit.
+	scaled := func(v pq.Value) int64 {
+		if info.int96 {
+			return int96Micros(v)
+		}
+		return int64Of(v) * info.scale
+	}
+	switch w := want.(type) {
+	case iceberg.BooleanType:
+		return func(v pq.Value) (any, error) {
+			if err := check(v); err != nil {
+				return nil, err
+			}
+			return v.Boolean(), nil
+		}, nil
+	case iceberg.Int32Type:
+		return func(v pq.Value) (any, error) {
+			if err := check(v); err != nil {
+				return nil, err
+			}
+			return v.Int32(), nil
+		}, nil
+	case iceberg.Int64Type:
+		return func(v pq.Value) (any, error) {
+			if err := check(v); err != nil {
+				return nil, err
+			}
+			return int64Of(v), nil
+		}, nil
+	case iceberg.Float32Type:
+		return func(v pq.Value) (any, error) {
+			if err := check(v); err != nil {
+				return nil, err
+			}
+			return v.Float(), nil
+		}, nil
+	case iceberg.Float64Type:
+		return func(v pq.Value) (any, error) {
+			if err := check(v); err != nil {
+				return nil, err
+			}
+			if phys == pq.Float {
+				return float64(v.Float()), nil
+			}
+			return v.Double(), nil
+		}, nil
+	case iceberg.DateType:
+		return func(v pq.Value) (any, error) {
+			if err := check(v); err != nil {
+				return nil, err
+			}
+			return iceberg.Date(v.Int32()), nil
+		}, nil
+	case iceberg.TimeType:
+		return func(v pq.Value) (any, error) {
+			if err := check(v); err != nil {
+				return nil, err
+			}
+			return iceberg.Time(scaled(v)), nil
+		}, nil
+	case iceberg.TimestampType, iceberg.TimestampTzType:
+		return func(v pq.Value) (any, error) {
+			if err := check(v); err != nil {
+				return nil, err
+			}
+			return iceberg.Timestamp(scaled(v)), nil
+		}, nil
+	case iceberg.TimestampNsType, iceberg.TimestampTzNsType:
+		return func(v pq.Value) (any, error) {
+			if err := check(v); err != nil {
+				return nil, err
+			}
+			return iceberg.TimestampNano(v.Int64()), nil
+		}, nil
+	case iceberg.StringType:
+		return func(v pq.Value) (any, error) {
+			if err := check(v); err != nil {
+				return nil, err
+			}
+			return string(v.ByteArray()), nil
+		}, nil
+	case iceberg.BinaryType:
+		return func(v pq.Value) (any, error) {
+			if err := check(v); err != nil {
+				return nil, err
+			}
+			return bytes.Clone(v.ByteArray()), nil
+		}, nil
+	case iceberg.UUIDType:
+		return func(v pq.Value) (any, error) {
+			if err := check(v); err != nil {
+				return nil, err
+			}
+			b := v.ByteArray()
+			if len(b) != 16 {
+				return nil, fmt.Errorf("uuid value of %d bytes", len(b))
+			}
+			return uuid.UUID(b), nil
+		}, nil
+	case iceberg.FixedType:
+		return func(v pq.Value) (any, error) {
+			if err := check(v); err != nil {
+				return nil, err
+			}
+			b := v.ByteArray()
+			if len(b) != w.Len() {
+				return nil, fmt.Errorf("fixed[%d] value of %d bytes", w.Len(), len(b))
+			}
+			return bytes.Clone(b), nil
+		}, nil
+	case iceberg.DecimalType:
+		scale := w.Scale()
+		return func(v pq.Value) (any, error) {
+			if err := check(v); err != nil {
+				return nil, err
+			}
+			var n decimal128.Num
+			switch phys {
+			case pq.Int32, pq.Int64:
+				n = decimal128.FromI64(int64Of(v))
+			default:
+				var err error
+				if n, err = decimalFromBytes(v.ByteArray()); err != nil {
+					return nil, err
+				}
+			}
+			return iceberg.Decimal{Val: n, Scale: scale}, nil
+		}, nil
+	}
+	return nil, fmt.Errorf("type %s cannot be read from Parquet", want)
+}
+
+// int96Micros converts a legacy INT96 timestamp (nanoseconds of the day,
+// then the Julian day) to microseconds since the Unix epoch.
+func int96Micros(v pq.Value) int64 {
+	x := v.Int96()
+	nanos := uint64(x[1])<<32 | uint64(x[0])
+	const julianEpoch = 2440588
+	return (int64(x[2])-julianEpoch)*86_400_000_000 + int64(nanos/1000)
+}

@@ -1,0 +1,422 @@
+package parquet
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+
+	"github.com/apache/iceberg-go"
+	pq "github.com/parquet-go/parquet-go"
+
+	"github.com/coltype-lab/lab/data"
+	"github.com/coltype-lab/lab/registry"
+)
+
+const defaultRecordsPerBatch = 1024
+
+// recordReader reads *data.Record rows of the projection from the row
+// groups a split and a filter leave.
+type recordReader struct {
+	file       *openedFile
+	location   string
+	projection *iceberg.Schema
+	root       *rnode
+	cursors    []*cursor // one per file column read, in column order
+	groups     []int     // row groups to read
+	group      int       // index into groups of the current row group
+	left       int64     // rows left in the current row group
+	reuse      bool
+	last       *data.Record
+	done       bool
+	closed     bool
+	err        error
+}
+
+func newRecordReader(in registry.InputFile, opts registry.ReadOptions) (r *recordReader, err error) {
+	f, err := openParquet(in)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+		}
+	}()
+	r = &recordReader{file: f, location: in.Location, reuse: opts.ReuseContainers, group: -1}
+	err = guard(in.Location, "plan read of", func() error { return r.plan(opts) })
+	if err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+func (r *recordReader) plan(opts registry.ReadOptions) error {
+	loc := r.location
+	root := viewOf(parseFileSchema(r.file.meta.Schema), false)
+	switch {
+	case hasFieldIDs(root.node):
+		// Ids in the file win over any mapping, as in Iceberg.
+	case opts.NameMapping != nil:
+		applyNameMapping(root, opts.NameMapping)
+	default:
+		return fmt.Errorf("read %s: the file has no field ids; a name mapping is needed to read it", loc)
+	}
+	fileSch, err := fileSchema(root)
+	if err != nil {
+		return fmt.Errorf("read %s: %w", loc, err)
+	}
+	r.projection = opts.Projection
+	if r.projection == nil {
+		r.projection = fileSch
+	}
+	batch := opts.RecordsPerBatch
+	if batch <= 0 {
+		batch = defaultRecordsPerBatch
+	}
+	p := &readPlanner{location: loc, constants: opts.IDToConstant, cursors: map[int]*cursor{}, batch: batch}
+	st := r.projection.AsStruct()
+	if r.root, err = p.structNode(&st, root, ""); err != nil {
+		return err
+	}
+	for _, col := range slices.Sorted(maps.Keys(p.cursors)) {
+		r.cursors = append(r.cursors, p.cursors[col])
+	}
+	if r.groups, err = r.selectRowGroups(opts, fileSch, root); err != nil {
+		return err
+	}
+	return nil
+}
+
+// selectRowGroups keeps the row groups whose start lies in the split and
+// whose statistics do not rule out the filter.
+func (r *recordReader) selectRowGroups(opts registry.ReadOptions, fileSch *iceberg.Schema, root *fview) ([]int, error) {
+	var filter *rowGroupFilter
+	if opts.Filter != nil {
+		var err error
+		if filter, err = newRowGroupFilter(r.location, opts.Filter, r.projection, fileSch, opts.CaseSensitive, root, r.file.meta, opts.IDToConstant); err != nil {
+			return nil, err
+		}
+	}
+	var out []int
+	for i := range r.file.meta.RowGroups {
+		rg := &r.file.meta.RowGroups[i]
+		if opts.Split != nil {
+			start, ok := rowGroupStart(rg)
+			if !ok || start < opts.Split.Start || start >= opts.Split.Start+opts.Split.Length {
+				continue
+			}
+		}
+		if rg.NumRows == 0 {
+			continue
+		}
+		if filter != nil {
+			might, err := filter.mightMatch(rg)
+			if err != nil {
+				return nil, err
+			}
+			if !might {
+				continue
+			}
+		}
+		out = append(out, i)
+	}
+	return out, nil
+}
+
+// Next returns the next record, or io.EOF after the last.
+func (r *recordReader) Next() (rec *data.Record, err error) {
+	switch {
+	case r.closed:
+		return nil, fmt.Errorf("read %s: reader is closed", r.location)
+	case r.err != nil:
+		return nil, r.err
+	case r.done:
+		return nil, io.EOF
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("read %s: parquet: %v", r.location, p)
+		}
+		if err != nil && !errors.Is(err, io.EOF) {
+			r.err = err
+		}
+	}()
+	for r.left == 0 {
+		if err := r.nextGroup(); err != nil {
+			return nil, err
+		}
+	}
+	if r.reuse && r.last != nil {
+		rec = r.last
+	} else {
+		rec = data.NewStructRecord(r.root.st)
+	}
+	if err := r.readFields(r.root, rec); err != nil {
+		return nil, err
+	}
+	r.left--
+	if r.reuse {
+		r.last = rec
+	}
+	return rec, nil
+}
+
+// nextGroup moves every cursor to the next selected row group, after
+// checking that the current one was consumed exactly.
+func (r *recordReader) nextGroup() error {
+	if r.group >= 0 {
+		for _, c := range r.cursors {
+			if _, ok, err := c.peek(); err != nil {
+				return r.columnError(c, err)
+			} else if ok {
+				return fmt.Errorf("read %s: column %q has more values than row group %d has rows", r.location, c.path, r.groups[r.group])
+			}
+		}
+	}
+	r.group++
+	if r.group >= len(r.groups) {
+		r.done = true
+		return io.EOF
+	}
+	idx := r.groups[r.group]
+	chunks := r.file.file.RowGroups()[idx].ColumnChunks()
+	for _, c := range r.cursors {
+		if c.col >= len(chunks) {
+			return fmt.Errorf("read %s: row group %d has no chunk for column %q", r.location, idx, c.path)
+		}
+		if err := checkChunkPages(r.file.src, &r.file.meta.RowGroups[idx].Columns[c.col].MetaData); err != nil {
+			return fmt.Errorf("read %s: column %q in row group %d: %w", r.location, c.path, idx, err)
+		}
+		c.reset(chunks[c.col])
+	}
+	r.left = r.file.meta.RowGroups[idx].NumRows
+	return nil
+}
+
+func (r *recordReader) columnError(c *cursor, err error) error {
+	if errors.Is(err, io.EOF) {
+		err = errors.New("values end before the row group's rows do")
+	}
+	return fmt.Errorf("read %s: column %q: %w", r.location, c.path, err)
+}
+
+func (r *recordReader) readFields(n *rnode, rec *data.Record) error {
+	for i, c := range n.children {
+		v, err := r.read(c)
+		if err != nil {
+			return err
+		}
+		if i < rec.Len() {
+			rec.Set(i, v)
+		}
+	}
+	return nil
+}
+
+// read assembles one value of n from its columns' levels. It is only
+// called when n's parent is present.
+func (r *recordReader) read(n *rnode) (any, error) {
+	switch n.kind {
+	case rConst:
+		if b, ok := n.value.([]byte); ok {
+			return bytes.Clone(b), nil
+		}
+		return n.value, nil
+	case rPrim:
+		v, err := n.col.next()
+		if err != nil {
+			return nil, r.columnError(n.col, err)
+		}
+		if v.DefinitionLevel() < n.def || n.discard {
+			return nil, nil
+		}
+		out, err := n.conv(v)
+		if err != nil {
+			return nil, fmt.Errorf("read %s: column %q: %w", r.location, n.col.path, err)
+		}
+		return out, nil
+	}
+	lv, ok, err := n.level.peek()
+	if err != nil {
+		return nil, r.columnError(n.level, err)
+	}
+	if !ok {
+		return nil, r.columnError(n.level, io.EOF)
+	}
+	if def := lv.DefinitionLevel(); def < n.def || (n.kind != rStruct && def < n.repDef) {
+		// A null, or an empty list or map: one value in every column below.
+		for _, c := range n.cursors {
+			if _, err := c.next(); err != nil {
+				return nil, r.columnError(c, err)
+			}
+		}
+		switch {
+		case def < n.def || n.discard:
+			return nil, nil
+		case n.kind == rList:
+			return []any{}, nil
+		default:
+			return data.Map{}, nil
+		}
+	}
+	switch n.kind {
+	case rStruct:
+		if n.discard {
+			for _, c := range n.children {
+				if _, err := r.read(c); err != nil {
+					return nil, err
+				}
+			}
+			return nil, nil
+		}
+		rec := data.NewStructRecord(n.st)
+		return rec, r.readFields(n, rec)
+	case rList:
+		var items []any
+		for {
+			v, err := r.read(n.children[0])
+			if err != nil {
+				return nil, err
+			}
+			if !n.discard {
+				items = append(items, v)
+			}
+			if more, err := r.continues(n); err != nil || !more {
+				if n.discard {
+					return nil, err
+				}
+				return items, err
+			}
+		}
+	default: // rMap
+		var entries data.Map
+		for {
+			k, err := r.read(n.children[0])
+			if err != nil {
+				return nil, err
+			}
+			v, err := r.read(n.children[1])
+			if err != nil {
+				return nil, err
+			}
+			if !n.discard {
+				entries = append(entries, data.MapEntry{Key: k, Value: v})
+			}
+			if more, err := r.continues(n); err != nil || !more {
+				if n.discard {
+					return nil, err
+				}
+				return entries, err
+			}
+		}
+	}
+}
+
+// continues reports whether the list or map n has another element: the
+// next value repeats at n's own repetition level.
+func (r *recordReader) continues(n *rnode) (bool, error) {
+	lv, ok, err := n.level.peek()
+	if err != nil {
+		return false, r.columnError(n.level, err)
+	}
+	return ok && lv.RepetitionLevel() == n.rep, nil
+}
+
+func (r *recordReader) Close() error {
+	if r.closed {
+		return nil
+	}
+	r.closed = true
+	for _, c := range r.cursors {
+		c.close()
+	}
+	return r.file.Close()
+}
+
+// Schema is the schema of the records the reader returns.
+func (r *recordReader) Schema() *iceberg.Schema { return r.projection }
+
+// cursor reads one column chunk's values, page by page.
+type cursor struct {
+	col    int
+	path   string
+	pages  pq.Pages
+	values pq.ValueReader
+	buf    []pq.Value
+	pos, n int
+	eof    bool
+}
+
+func (c *cursor) reset(chunk pq.ColumnChunk) {
+	c.close()
+	c.pages = chunk.Pages()
+	c.values, c.pos, c.n, c.eof = nil, 0, 0, false
+}
+
+func (c *cursor) close() {
+	if c.pages != nil {
+		_ = c.pages.Close()
+		c.pages = nil
+	}
+}
+
+// fill loads the next values; earlier values have all been consumed (and
+// copied), so the page they point into may be recycled.
+func (c *cursor) fill() error {
+	for !c.eof {
+		if c.values != nil {
+			n, err := c.values.ReadValues(c.buf)
+			if n > 0 {
+				c.pos, c.n = 0, n
+				return nil
+			}
+			if err != nil && !errors.Is(err, io.EOF) {
+				return err
+			}
+			c.values = nil
+		}
+		if c.pages == nil {
+			c.eof = true
+			break
+		}
+		page, err := c.pages.ReadPage()
+		if errors.Is(err, io.EOF) {
+			c.eof = true
+			break
+		}
+		if err != nil {
+			return err
+		}
+		c.values = page.Values()
+	}
+	return io.EOF
+}
+
+// peek returns the next value without consuming it; ok is false at the
+// end of the chunk.
+func (c *cursor) peek() (v pq.Value, ok bool, err error) {
+	if c.pos >= c.n {
+		if err := c.fill(); err != nil {
+			if errors.Is(err, io.EOF) {
+				return pq.Value{}, false, nil
+			}
+			return pq.Value{}, false, err
+		}
+	}
+	return c.buf[c.pos], true, nil
+}
+
+func (c *cursor) next() (pq.Value, error) {
+	v, ok, err := c.peek()
+	if err != nil {
+		return v, err
+	}
+	if !ok {
+		return v, io.EOF
+	}
+	c.pos++
+	return v, nil
+}

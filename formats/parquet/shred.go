@@ -1,0 +1,167 @@
+package parquet
+
+import (
+	"fmt"
+
+	"github.com/apache/iceberg-go"
+	pq "github.com/parquet-go/parquet-go"
+
+	"github.com/coltype-lab/lab/data"
+)
+
+// shredder turns records into Parquet rows: one value per leaf occurrence,
+// each carrying its repetition and definition level. Values collect per
+// column and are concatenated at the end, because parquet-go wants a row's
+// values grouped by column while a list of structs visits its columns
+// interleaved. Nothing reaches the file until the whole record has
+// shredded without error, which is what keeps a bad record out.
+type shredder struct {
+	plan *writePlan
+	cols [][]pq.Value
+	row  pq.Row
+}
+
+func newShredder(plan *writePlan) *shredder {
+	return &shredder{plan: plan, cols: make([][]pq.Value, plan.columns)}
+}
+
+// shred validates rec against the plan and returns its row. The row is
+// reused by the next call.
+func (s *shredder) shred(rec *data.Record) (pq.Row, error) {
+	for i := range s.cols {
+		s.cols[i] = s.cols[i][:0]
+	}
+	if rec == nil {
+		return nil, fmt.Errorf("record is nil")
+	}
+	if err := s.record(s.plan.root, rec, 0); err != nil {
+		return nil, err
+	}
+	s.row = s.row[:0]
+	for _, c := range s.cols {
+		s.row = append(s.row, c...)
+	}
+	return s.row, nil
+}
+
+// record shreds a present struct value whose first value per column takes
+// repetition level rep.
+func (s *shredder) record(n *wnode, rec *data.Record, rep int) error {
+	if err := checkStruct(n, rec); err != nil {
+		return err
+	}
+	for i, c := range n.children {
+		if err := s.value(c, rec.Get(i), rep); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkStruct accepts a record whose fields match the struct's by position,
+// id and type. Names and docs may differ: ids are what Iceberg resolves by.
+func checkStruct(n *wnode, rec *data.Record) error {
+	got := rec.Struct()
+	if got == n.st || got == n.seen {
+		return nil
+	}
+	fields := got.FieldList
+	mismatch := len(fields) != len(n.st.FieldList)
+	for i := 0; !mismatch && i < len(fields); i++ {
+		want := n.st.FieldList[i]
+		mismatch = fields[i].ID != want.ID || !fields[i].Type.Equals(want.Type)
+	}
+	if mismatch {
+		where := "record"
+		if n.path != "" {
+			where = fmt.Sprintf("column %q", n.path)
+		}
+		return fmt.Errorf("%s: record of type %s does not match the schema's %s", where, got, n.st)
+	}
+	// Records of one batch usually share their struct type: remember it.
+	n.seen = got
+	return nil
+}
+
+func (s *shredder) value(n *wnode, v any, rep int) error {
+	if v == nil {
+		if n.required {
+			return fmt.Errorf("column %q: null value in required field", n.path)
+		}
+		// A null stops one level short of this node's definition level.
+		s.nulls(n.leaves, rep, n.def-1)
+		return nil
+	}
+	switch n.kind {
+	case wPrimitive:
+		pv, err := n.conv(v)
+		if err != nil {
+			return fmt.Errorf("column %q: %w", n.path, err)
+		}
+		s.cols[n.col] = append(s.cols[n.col], pv.Level(rep, n.def, n.col))
+	case wStruct:
+		rec, ok := v.(*data.Record)
+		if !ok {
+			return fmt.Errorf("column %q: expected *data.Record, got %T", n.path, v)
+		}
+		if rec == nil {
+			return s.value(n, nil, rep)
+		}
+		return s.record(n, rec, rep)
+	case wList:
+		items, ok := v.([]any)
+		if !ok {
+			return fmt.Errorf("column %q: expected []any, got %T", n.path, v)
+		}
+		if len(items) == 0 {
+			s.nulls(n.leaves, rep, n.def)
+			return nil
+		}
+		for i, item := range items {
+			r := rep
+			if i > 0 {
+				r = n.rep
+			}
+			if err := s.value(n.children[0], item, r); err != nil {
+				return err
+			}
+		}
+	case wMap:
+		entries, ok := v.(data.Map)
+		if !ok {
+			return fmt.Errorf("column %q: expected data.Map, got %T", n.path, v)
+		}
+		if len(entries) == 0 {
+			s.nulls(n.leaves, rep, n.def)
+			return nil
+		}
+		for i, e := range entries {
+			r := rep
+			if i > 0 {
+				r = n.rep
+			}
+			if err := s.value(n.children[0], e.Key, r); err != nil {
+				return err
+			}
+			if err := s.value(n.children[1], e.Value, r); err != nil {
+				return err
+			}
+		}
+	case wUnknown:
+		return fmt.Errorf("column %q: type unknown holds only nulls, got %T", n.path, v)
+	}
+	return nil
+}
+
+func (s *shredder) nulls(leaves []int, rep, def int) {
+	for _, c := range leaves {
+		s.cols[c] = append(s.cols[c], pq.Value{}.Level(rep, def, c))
+	}
+}
+
+// structOf is the struct type of a schema, shared by the records a writer
+// builds itself (position deletes).
+func structOf(schema *iceberg.Schema) *iceberg.StructType {
+	st := schema.AsStruct()
+	return &st
+}

@@ -1,0 +1,322 @@
+package parquet
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	kzstd "github.com/klauspost/compress/zstd"
+	pq "github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/compress"
+	"github.com/parquet-go/parquet-go/compress/brotli"
+	"github.com/parquet-go/parquet-go/compress/gzip"
+	"github.com/parquet-go/parquet-go/compress/lz4"
+	"github.com/parquet-go/parquet-go/compress/snappy"
+	"github.com/parquet-go/parquet-go/compress/uncompressed"
+	"github.com/parquet-go/parquet-go/compress/zstd"
+	"github.com/parquet-go/parquet-go/format"
+
+	"github.com/coltype-lab/lab/data"
+	"github.com/coltype-lab/lab/formats/parquet/internal/colmetrics"
+	"github.com/coltype-lab/lab/registry"
+)
+
+// Writer properties, with Iceberg's names where Iceberg has one.
+const (
+	PropCompressionCodec = "write.parquet.compression-codec"
+	PropCompressionLevel = "write.parquet.compression-level"
+	PropRowGroupBytes    = "write.parquet.row-group-size-bytes"
+	PropPageBytes        = "write.parquet.page-size-bytes"
+	// PropRowGroupRows caps a row group's rows (iceberg-go's and PyIceberg's
+	// name). Row groups of a known size make split and filter experiments exact.
+	PropRowGroupRows = "write.parquet.row-group-limit"
+	// Page and dictionary limits; the arrow-go model honours them.
+	PropPageRowLimit = "write.parquet.page-row-limit"
+	PropDictBytes    = "write.parquet.dict-size-bytes"
+	PropDictEnabled  = "parquet.enable.dictionary"
+
+	// IcebergSchemaKey is the footer key Iceberg writes the schema JSON under.
+	IcebergSchemaKey = "iceberg.schema"
+
+	defaultCompression   = "zstd"
+	defaultRowGroupBytes = 128 << 20
+	defaultPageBytes     = 1 << 20
+)
+
+// writerSettings are the parsed writer properties.
+type writerSettings struct {
+	codec         compress.Codec
+	rowGroupBytes int64
+	rowGroupRows  int64
+	pageBytes     int
+}
+
+func parseWriterSettings(props map[string]string) (writerSettings, error) {
+	s := writerSettings{rowGroupBytes: defaultRowGroupBytes, pageBytes: defaultPageBytes}
+	level := -1
+	if v, ok := props[PropCompressionLevel]; ok && strings.TrimSpace(v) != "" {
+		n, err := strconv.Atoi(strings.TrimSpace(v))
+		if err != nil {
+			return s, fmt.Errorf("%s: %q is not an integer", PropCompressionLevel, v)
+		}
+		level = n
+	}
+	codec := strings.ToLower(strings.TrimSpace(registry.Property(props, PropCompressionCodec, defaultCompression)))
+	switch codec {
+	case "zstd":
+		c := &zstd.Codec{}
+		if level >= 0 {
+			c.Level = kzstd.EncoderLevelFromZstd(level)
+		}
+		s.codec = c
+	case "snappy":
+		s.codec = &snappy.Codec{}
+	case "gzip":
+		c := &gzip.Codec{Level: gzip.DefaultCompression}
+		if level >= 0 {
+			c.Level = level
+		}
+		s.codec = c
+	case "lz4":
+		s.codec = &lz4.Codec{}
+	case "brotli":
+		s.codec = &brotli.Codec{}
+	case "uncompressed", "none":
+		s.codec = &uncompressed.Codec{}
+	default:
+		return s, fmt.Errorf("%s: unsupported codec %q (want zstd, snappy, gzip, lz4, brotli or uncompressed)", PropCompressionCodec, codec)
+	}
+	var err error
+	if s.rowGroupBytes, err = positiveProperty(props, PropRowGroupBytes, s.rowGroupBytes); err != nil {
+		return s, err
+	}
+	if s.rowGroupRows, err = positiveProperty(props, PropRowGroupRows, 0); err != nil {
+		return s, err
+	}
+	page, err := positiveProperty(props, PropPageBytes, int64(s.pageBytes))
+	if err != nil {
+		return s, err
+	}
+	s.pageBytes = int(min(page, 1<<30))
+	return s, nil
+}
+
+func positiveProperty(props map[string]string, key string, def int64) (int64, error) {
+	v, ok := props[key]
+	if !ok {
+		return def, nil
+	}
+	n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+	if err != nil || n <= 0 {
+		return 0, fmt.Errorf("%s: %q is not a positive integer", key, v)
+	}
+	return n, nil
+}
+
+// recordAppender writes *data.Record rows to one Parquet file.
+type recordAppender struct {
+	location  string
+	pending   *registry.PendingFile
+	w         *pq.Writer
+	plan      *writePlan
+	shred     *shredder
+	collector *colmetrics.Collector
+	settings  writerSettings
+	rows      [1]pq.Row
+
+	groupRows   int64
+	groupOffset int64 // writer size estimate right after the last flush
+
+	closed, aborted bool
+	failed          error
+	footer          *format.FileMetaData
+	length          int64
+	splits          []int64
+	metrics         registry.Metrics
+}
+
+func newRecordAppender(out registry.OutputFile, opts registry.WriteOptions) (*recordAppender, error) {
+	if opts.Schema == nil {
+		return nil, fmt.Errorf("parquet writer for %s: schema is required", out.Location)
+	}
+	plan, err := planWrite(opts.Schema)
+	if err != nil {
+		return nil, fmt.Errorf("parquet writer for %s: %w", out.Location, err)
+	}
+	settings, err := parseWriterSettings(opts.Properties)
+	if err != nil {
+		return nil, fmt.Errorf("parquet writer for %s: %w", out.Location, err)
+	}
+	collector, err := colmetrics.NewCollector(opts.Schema, opts.MetricsConfig)
+	if err != nil {
+		return nil, fmt.Errorf("parquet writer for %s: %w", out.Location, err)
+	}
+	schemaJSON, err := json.Marshal(opts.Schema)
+	if err != nil {
+		return nil, fmt.Errorf("parquet writer for %s: schema JSON: %w", out.Location, err)
+	}
+	options := []pq.WriterOption{
+		plan.schema,
+		pq.Compression(settings.codec),
+		pq.PageBufferSize(settings.pageBytes),
+		// Iceberg Java writes v1 data pages; every reader knows them.
+		pq.DataPageVersion(1),
+		// PLAIN strings and binaries, as Iceberg Java writes them (parquet-go
+		// would pick DELTA_LENGTH_BYTE_ARRAY, which not every reader has).
+		pq.DefaultEncodingFor(pq.ByteArray, &pq.Plain),
+		pq.KeyValueMetadata(IcebergSchemaKey, string(schemaJSON)),
+	}
+	for _, k := range slices.Sorted(maps.Keys(opts.FileMetadata)) {
+		options = append(options, pq.KeyValueMetadata(k, opts.FileMetadata[k]))
+	}
+	config, err := pq.NewWriterConfig(options...)
+	if err != nil {
+		return nil, fmt.Errorf("parquet writer for %s: %w", out.Location, err)
+	}
+	pending, err := out.Create(opts.Overwrite)
+	if err != nil {
+		return nil, err
+	}
+	a := &recordAppender{
+		location:  out.Location,
+		pending:   pending,
+		plan:      plan,
+		shred:     newShredder(plan),
+		collector: collector,
+		settings:  settings,
+	}
+	if err := guard(out.Location, "create writer", func() error {
+		a.w = pq.NewWriter(pending, config)
+		return nil
+	}); err != nil {
+		_ = pending.Abort()
+		return nil, err
+	}
+	a.groupOffset = a.w.Size()
+	return a, nil
+}
+
+// guard runs fn and turns a parquet-go panic into an error naming the file.
+func guard(location, what string, fn func() error) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%s %s: parquet: %v", what, location, r)
+		}
+	}()
+	return fn()
+}
+
+func (a *recordAppender) Add(rec *data.Record) error {
+	switch {
+	case a.closed:
+		return fmt.Errorf("write to %s: appender is closed", a.location)
+	case a.failed != nil:
+		return fmt.Errorf("write to %s: appender failed earlier: %w", a.location, a.failed)
+	}
+	row, err := a.shred.shred(rec)
+	if err != nil {
+		// The record is rejected whole; the file stays writable.
+		return fmt.Errorf("write to %s: %w", a.location, err)
+	}
+	a.rows[0] = row
+	if err := guard(a.location, "write to", func() error {
+		_, err := a.w.WriteRows(a.rows[:])
+		return err
+	}); err != nil {
+		a.failed = err
+		return fmt.Errorf("write to %s: %w", a.location, err)
+	}
+	a.collector.Add(rec)
+	a.groupRows++
+	if a.flushDue() {
+		if err := guard(a.location, "flush", a.w.Flush); err != nil {
+			a.failed = err
+			return fmt.Errorf("flush row group of %s: %w", a.location, err)
+		}
+		a.groupRows = 0
+		a.groupOffset = a.w.Size()
+	}
+	return nil
+}
+
+func (a *recordAppender) flushDue() bool {
+	if a.settings.rowGroupRows > 0 && a.groupRows >= a.settings.rowGroupRows {
+		return true
+	}
+	// Size() counts buffered values uncompressed: an upper bound, as the
+	// row-group size is in Iceberg.
+	return a.w.Size()-a.groupOffset >= a.settings.rowGroupBytes
+}
+
+func (a *recordAppender) Close() error {
+	if a.closed {
+		return a.failed
+	}
+	a.closed = true
+	if a.aborted {
+		return fmt.Errorf("close %s: appender was aborted", a.location)
+	}
+	if a.failed != nil {
+		_ = a.pending.Abort()
+		return a.failed
+	}
+	if err := guard(a.location, "close", a.w.Close); err != nil {
+		a.failed = fmt.Errorf("close %s: %w", a.location, err)
+		_ = a.pending.Abort()
+		return a.failed
+	}
+	if err := a.pending.Commit(); err != nil {
+		a.failed = err
+		return err
+	}
+	a.footer = a.w.File().Metadata()
+	a.length = a.pending.Written()
+	a.splits = splitOffsets(a.footer)
+	a.metrics = a.collector.Metrics(a.footer)
+	return nil
+}
+
+func (a *recordAppender) Abort() error {
+	if a.closed && a.failed == nil {
+		// A closed file is published; aborting it now would delete data
+		// the caller may already have committed.
+		return fmt.Errorf("abort %s: file is already closed", a.location)
+	}
+	a.closed, a.aborted = true, true
+	return a.pending.Abort()
+}
+
+func (a *recordAppender) Metrics() registry.Metrics { return a.metrics }
+func (a *recordAppender) Length() int64             { return a.length }
+func (a *recordAppender) SplitOffsets() []int64     { return slices.Clone(a.splits) }
+
+// Footer is the written file's metadata, available after Close.
+func (a *recordAppender) Footer() *format.FileMetaData { return a.footer }
+
+// rowGroupStart is where a row group begins in the file: the first page of
+// its first column chunk (dictionary page if there is one). Iceberg's split
+// offsets and a reader's split selection both use it.
+func rowGroupStart(rg *format.RowGroup) (int64, bool) {
+	if len(rg.Columns) == 0 {
+		return 0, false
+	}
+	md := &rg.Columns[0].MetaData
+	if md.DictionaryPageOffset > 0 && md.DictionaryPageOffset < md.DataPageOffset {
+		return md.DictionaryPageOffset, true
+	}
+	return md.DataPageOffset, true
+}
+
+func splitOffsets(footer *format.FileMetaData) []int64 {
+	out := make([]int64, 0, len(footer.RowGroups))
+	for i := range footer.RowGroups {
+		if off, ok := rowGroupStart(&footer.RowGroups[i]); ok {
+			out = append(out, off)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
