@@ -1,0 +1,104 @@
+package bench
+
+import (
+	"fmt"
+	"runtime"
+	"sync"
+	"time"
+)
+
+// FloorResult is the memory-bandwidth floor: the fastest a buffer of Bytes
+// can be read, summed by every core, best of Runs. No scan of data of that
+// size can beat Seconds, so benchmarks report their time as a ratio to it.
+type FloorResult struct {
+	Bytes   int64
+	Seconds float64 // best run
+	GBps    float64 // Bytes / Seconds / 1e9
+	Runs    int
+	Workers int
+	// Sum of the buffer's words: checked against the known fill so that the
+	// reads cannot be optimised away or silently wrong.
+	Sum uint64
+}
+
+func (r FloorResult) String() string {
+	return fmt.Sprintf("%d bytes in %.6f s = %.2f GB/s (best of %d, %d workers)", r.Bytes, r.Seconds, r.GBps, r.Runs, r.Workers)
+}
+
+// Floor measures the memory-bandwidth floor for a buffer of bytes (rounded
+// down to whole 8-byte words): it allocates and touches the buffer, so page
+// faults are not timed, then reads it with one goroutine per core
+// (runtime.GOMAXPROCS) summing disjoint slices, and keeps the best of runs.
+// Pass Size.Bytes() to measure at a dataset's size.
+func Floor(bytes int64, runs int) (FloorResult, error) {
+	if bytes < 8 {
+		return FloorResult{}, fmt.Errorf("bench: floor buffer of %d bytes, want ≥ 8", bytes)
+	}
+	if runs < 1 {
+		return FloorResult{}, fmt.Errorf("bench: floor runs %d, want ≥ 1", runs)
+	}
+	words := make([]uint64, bytes/8)
+	for i := range words {
+		words[i] = uint64(i) // touch every page, with a checkable pattern
+	}
+	n := uint64(len(words))
+	want := n * (n - 1) / 2 // Σ i for i < n, modulo 2^64 like the sum itself
+	workers := runtime.GOMAXPROCS(0)
+	res := FloorResult{Bytes: int64(len(words)) * 8, Runs: runs, Workers: workers}
+	for range runs {
+		start := time.Now()
+		sum := parallelSum(words, workers)
+		sec := time.Since(start).Seconds()
+		if sum != want {
+			return FloorResult{}, fmt.Errorf("bench: floor read summed to %d, want %d", sum, want)
+		}
+		if res.Seconds == 0 || sec < res.Seconds {
+			res.Seconds = sec
+		}
+		res.Sum = sum
+	}
+	res.Seconds = max(res.Seconds, 1e-9) // a timer tick of 0 must not divide
+	res.GBps = float64(res.Bytes) / res.Seconds / 1e9
+	return res, nil
+}
+
+// parallelSum adds words with one goroutine per worker over contiguous
+// slices (sequential access, so the hardware prefetchers run at full speed).
+func parallelSum(words []uint64, workers int) uint64 {
+	workers = max(1, min(workers, len(words)))
+	sums := make([]uint64, workers)
+	var wg sync.WaitGroup
+	chunk := (len(words) + workers - 1) / workers
+	for w := range workers {
+		lo, hi := min(w*chunk, len(words)), min((w+1)*chunk, len(words))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sums[w] = sumWords(words[lo:hi])
+		}()
+	}
+	wg.Wait()
+	var total uint64
+	for _, s := range sums {
+		total += s
+	}
+	return total
+}
+
+// sumWords keeps four accumulators so that the loop is limited by loads, not
+// by the latency of one chain of additions.
+func sumWords(w []uint64) uint64 {
+	var s0, s1, s2, s3 uint64
+	i := 0
+	for ; i+4 <= len(w); i += 4 {
+		v := w[i : i+4 : i+4]
+		s0 += v[0]
+		s1 += v[1]
+		s2 += v[2]
+		s3 += v[3]
+	}
+	for ; i < len(w); i++ {
+		s0 += w[i]
+	}
+	return s0 + s1 + s2 + s3
+}

@@ -1,0 +1,371 @@
+package vector
+
+import (
+	"fmt"
+	"io"
+	"runtime"
+	"sync"
+	"unsafe"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas32"
+)
+
+// Matrix is a row-major block of vectors, Dim elements per row.
+type Matrix struct {
+	Dim  int
+	Data []float32
+}
+
+// NewMatrix checks that data holds whole rows of dim elements.
+func NewMatrix(dim int, data []float32) (Matrix, error) {
+	if err := CheckDim(dim); err != nil {
+		return Matrix{}, err
+	}
+	if len(data)%dim != 0 {
+		return Matrix{}, fmt.Errorf("vector: %d elements is not a multiple of dimension %d", len(data), dim)
+	}
+	return Matrix{Dim: dim, Data: data}, nil
+}
+
+// Rows is the number of vectors.
+func (m Matrix) Rows() int {
+	if m.Dim <= 0 {
+		return 0
+	}
+	return len(m.Data) / m.Dim
+}
+
+// Row returns row i, aliasing the matrix.
+func (m Matrix) Row(i int) []float32 { return m.Data[i*m.Dim : (i+1)*m.Dim : (i+1)*m.Dim] }
+
+func (m Matrix) check(what string) error {
+	if m.Dim < 1 {
+		return fmt.Errorf("vector: %s dimension %d, want ≥ 1", what, m.Dim)
+	}
+	if len(m.Data)%m.Dim != 0 {
+		return fmt.Errorf("vector: %s: %d elements is not a multiple of dimension %d", what, len(m.Data), m.Dim)
+	}
+	return nil
+}
+
+// Block is a run of consecutive column values handed to a search.
+type Block struct {
+	// FirstRow is the id of the first vector when IDs is nil; the others
+	// follow consecutively.
+	FirstRow int64
+	// IDs, when not nil, holds one id per vector.
+	IDs []int64
+	// Vectors holds the rows, row-major, dim elements each.
+	Vectors []float32
+}
+
+// BlockSource yields the blocks of a column in order and returns io.EOF after
+// the last one. A search calls Next from one goroutine and scores a block on
+// another, so the source must not reuse a returned block's slices; the search
+// drops its reference once the block is scored, and at most 2×workers+1
+// blocks are alive at once.
+type BlockSource interface {
+	Next() (Block, error)
+}
+
+// MatrixBlocks serves m in blocks of rowsPerBlock rows (the last may be
+// shorter), without copying; ids are row numbers starting at 0.
+func MatrixBlocks(m Matrix, rowsPerBlock int) BlockSource {
+	return &matrixBlocks{m: m, rows: max(rowsPerBlock, 1)}
+}
+
+type matrixBlocks struct {
+	m    Matrix
+	rows int
+	next int
+}
+
+func (s *matrixBlocks) Next() (Block, error) {
+	n := s.m.Rows()
+	if s.next >= n {
+		return Block{}, io.EOF
+	}
+	end := min(s.next+s.rows, n)
+	b := Block{FirstRow: int64(s.next), Vectors: s.m.Data[s.next*s.m.Dim : end*s.m.Dim]}
+	s.next = end
+	return b, nil
+}
+
+// defaultBlockBytes sizes the blocks an in-memory search cuts a matrix into:
+// small enough to stay in a core's L2 cache while the queries sweep it,
+// large enough that handing blocks to workers costs nothing measurable.
+const defaultBlockBytes = 256 << 10
+
+func defaultBlockRows(dim int) int { return max(defaultBlockBytes/(4*dim), 64) }
+
+// Search returns the k rows of data best matching query under metric, best
+// first, using every core. Scores equal metric.Score(query, row) computed on
+// 16-byte aligned copies (see alignFloats): bit for bit, wherever data lives.
+func Search(metric Metric, data Matrix, query []float32, k int) ([]Result, error) {
+	if err := data.check("data"); err != nil {
+		return nil, err
+	}
+	if len(query) != data.Dim {
+		return nil, dimMismatch(len(query), data.Dim)
+	}
+	res, err := SearchStream(metric, data.Dim, MatrixBlocks(data, defaultBlockRows(data.Dim)), Matrix{Dim: data.Dim, Data: query}, k, 0)
+	if err != nil {
+		return nil, err
+	}
+	return res[0], nil
+}
+
+// SearchBatch is Search for every row of queries; result i belongs to query i.
+func SearchBatch(metric Metric, data Matrix, queries Matrix, k int) ([][]Result, error) {
+	if err := data.check("data"); err != nil {
+		return nil, err
+	}
+	return SearchStream(metric, data.Dim, MatrixBlocks(data, defaultBlockRows(data.Dim)), queries, k, 0)
+}
+
+func dimMismatch(query, column int) error {
+	return fmt.Errorf("vector: query dimension %d ≠ column dimension %d", query, column)
+}
+
+// SearchStream finds, for each row of queries, the k best vectors of a column
+// of dimension dim read block by block from src. It reads on the calling
+// goroutine and scores on workers goroutines (0 means one per core,
+// runtime.GOMAXPROCS), each with its own top-k per query; the heaps are merged
+// at the end. Memory is bounded by the blocks in flight (see BlockSource) plus
+// O(workers × queries × k).
+//
+// A single query is scored row by row with the default kernels. Several
+// queries are scored through a matrix product, blas32.Gemm of Q (m×d) by Xᵀ
+// per tile; dot and cosine scores are then bit-identical to the single-query
+// ones, while L2 uses ‖q‖² + ‖x‖² − 2q·x and may differ from it in the last
+// bits. Either way a score depends only on the values, not on how src cuts
+// the column into blocks nor on where the blocks sit in memory, so results
+// are reproducible across sources and worker counts.
+//
+// k = 0 or an empty source gives empty results, not an error.
+func SearchStream(metric Metric, dim int, src BlockSource, queries Matrix, k int, workers int) ([][]Result, error) {
+	if !metric.Valid() {
+		return nil, fmt.Errorf("vector: invalid metric %v", metric)
+	}
+	if dim < 1 {
+		return nil, fmt.Errorf("vector: column dimension %d, want ≥ 1", dim)
+	}
+	if queries.Dim != dim {
+		return nil, dimMismatch(queries.Dim, dim)
+	}
+	if err := queries.check("queries"); err != nil {
+		return nil, err
+	}
+	if k < 0 {
+		return nil, fmt.Errorf("vector: k = %d, want ≥ 0", k)
+	}
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	m := queries.Rows()
+	if m == 0 || k == 0 {
+		// Nothing can be found; the source is not read.
+		out := make([][]Result, m)
+		for i := range out {
+			out[i] = []Result{}
+		}
+		return out, nil
+	}
+	scorers := make([]*scorer, workers)
+	for w := range scorers {
+		scorers[w] = newScorer(metric, queries, k)
+	}
+
+	blocks := make(chan Block, workers)
+	var wg sync.WaitGroup
+	for _, s := range scorers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for b := range blocks {
+				s.score(b)
+			}
+		}()
+	}
+
+	var readErr error
+	for blockIndex := 0; ; blockIndex++ {
+		b, err := src.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			readErr = fmt.Errorf("vector: reading block %d: %w", blockIndex, err)
+			break
+		}
+		if len(b.Vectors)%dim != 0 {
+			readErr = fmt.Errorf("vector: block %d (first row %d): %d elements is not a multiple of column dimension %d", blockIndex, b.FirstRow, len(b.Vectors), dim)
+			break
+		}
+		if b.IDs != nil && len(b.IDs) != len(b.Vectors)/dim {
+			readErr = fmt.Errorf("vector: block %d (first row %d): %d ids for %d vectors", blockIndex, b.FirstRow, len(b.IDs), len(b.Vectors)/dim)
+			break
+		}
+		blocks <- b
+	}
+	close(blocks)
+	wg.Wait()
+	if readErr != nil {
+		return nil, readErr
+	}
+
+	out := make([][]Result, m)
+	for i := range out {
+		top := NewTopK(k, metric)
+		for _, s := range scorers {
+			top.Merge(s.tops[i])
+		}
+		out[i] = top.Results()
+	}
+	return out, nil
+}
+
+// Tile sizes. gonum's Gemm stays serial, computing each entry as one
+// full-length dot (its DotUnitary, the same as DotBLAS), as long as
+// ⌈m/64⌉·⌈n/64⌉ < 4; beyond that it splits the inner dimension into blocks of
+// 64 and changes the rounding. Tiles of 64 queries × 192 rows keep it on the
+// serial path, so scores do not depend on how a column is cut into blocks;
+// parallelism comes from the search's own workers instead.
+const (
+	tileQueries = 64
+	tileRows    = 192
+)
+
+// gonum's SSE dot first sums, one by one, the elements that precede the
+// 16-byte boundary of its second operand, so the rounding of a score depends
+// on where the vectors sit in memory. Scorers therefore copy queries and each
+// tile of rows into 16-byte aligned buffers whose row stride is a multiple of
+// four floats: every score then depends only on the values, identically for
+// a zero-copy view of a Parquet page, a decoded copy, or a Go matrix.
+const alignFloats = 4
+
+func paddedStride(dim int) int { return (dim + alignFloats - 1) / alignFloats * alignFloats }
+
+// alignedFloat32s returns n zeroed float32s starting on a 16-byte boundary.
+func alignedFloat32s(n int) []float32 {
+	buf := make([]float32, n+alignFloats-1)
+	off := 0
+	for uintptr(unsafe.Pointer(&buf[off]))%(4*alignFloats) != 0 {
+		off++
+	}
+	return buf[off : off+n : off+n]
+}
+
+type scorer struct {
+	metric Metric
+	dim    int
+	stride int       // padded row stride of q and tile
+	m      int       // number of queries
+	q      []float32 // queries, aligned and padded
+	qq     []float32 // ‖q‖²
+	tops   []*TopK
+	tile   []float32 // the current rows, aligned and padded
+	xx     []float32 // ‖x‖² of the tile's rows
+	prod   []float32 // the current tile of Q·Xᵀ
+}
+
+func newScorer(metric Metric, queries Matrix, k int) *scorer {
+	dim, m := queries.Dim, queries.Rows()
+	st := paddedStride(dim)
+	s := &scorer{
+		metric: metric, dim: dim, stride: st, m: m,
+		q:    alignedFloat32s(m * st),
+		qq:   make([]float32, m),
+		tops: make([]*TopK, m),
+		tile: alignedFloat32s(tileRows * st),
+		xx:   make([]float32, tileRows),
+	}
+	for i := range m {
+		q := s.q[i*st : i*st+dim]
+		copy(q, queries.Row(i))
+		s.qq[i] = Dot(q, q)
+		s.tops[i] = NewTopK(k, metric)
+	}
+	if m > 1 {
+		s.prod = make([]float32, tileQueries*tileRows)
+	}
+	return s
+}
+
+func (s *scorer) score(b Block) {
+	dim, st := s.dim, s.stride
+	rows := len(b.Vectors) / dim
+	if rows == 0 || s.m == 0 || s.tops[0].K() == 0 {
+		return
+	}
+	id := func(j int) int64 {
+		if b.IDs != nil {
+			return b.IDs[j]
+		}
+		return b.FirstRow + int64(j)
+	}
+	for j0 := 0; j0 < rows; j0 += tileRows {
+		nj := min(tileRows, rows-j0)
+		for j := range nj {
+			copy(s.tile[j*st:j*st+dim], b.Vectors[(j0+j)*dim:(j0+j+1)*dim])
+		}
+		if s.metric == MetricCosine || (s.metric == MetricL2 && s.m > 1) {
+			for j := range nj {
+				x := s.tile[j*st : j*st+dim]
+				s.xx[j] = Dot(x, x)
+			}
+		}
+		if s.m == 1 {
+			s.scoreOne(nj, func(j int) int64 { return id(j0 + j) })
+		} else {
+			s.scoreMany(nj, func(j int) int64 { return id(j0 + j) })
+		}
+	}
+}
+
+// scoreOne scores the tile against a single query row by row.
+func (s *scorer) scoreOne(nj int, id func(int) int64) {
+	q, top, st := s.q[:s.dim], s.tops[0], s.stride
+	for j := range nj {
+		x := s.tile[j*st : j*st+s.dim]
+		var sc float32
+		switch s.metric {
+		case MetricDot:
+			sc = Dot(q, x)
+		case MetricCosine:
+			sc = cosineFrom(Dot(q, x), s.qq[0], s.xx[j])
+		case MetricL2:
+			sc = SquaredL2(q, x)
+		}
+		top.Push(id(j), sc)
+	}
+}
+
+// scoreMany scores the tile against every query through Q·Xᵀ.
+func (s *scorer) scoreMany(nj int, id func(int) int64) {
+	st := s.stride
+	for i0 := 0; i0 < s.m; i0 += tileQueries {
+		ni := min(tileQueries, s.m-i0)
+		blas32.Gemm(blas.NoTrans, blas.Trans, 1,
+			blas32.General{Rows: ni, Cols: s.dim, Stride: st, Data: s.q[i0*st : (i0+ni-1)*st+s.dim]},
+			blas32.General{Rows: nj, Cols: s.dim, Stride: st, Data: s.tile[:(nj-1)*st+s.dim]},
+			0,
+			blas32.General{Rows: ni, Cols: nj, Stride: tileRows, Data: s.prod})
+		for i := range ni {
+			top, qq := s.tops[i0+i], s.qq[i0+i]
+			for j, p := range s.prod[i*tileRows : i*tileRows+nj] {
+				var sc float32
+				switch s.metric {
+				case MetricDot:
+					sc = p
+				case MetricCosine:
+					sc = cosineFrom(p, qq, s.xx[j])
+				case MetricL2:
+					sc = max(qq+s.xx[j]-2*p, 0)
+				}
+				top.Push(id(j), sc)
+			}
+		}
+	}
+}
