@@ -1,7 +1,10 @@
 package parquet
 
 import (
+	"bytes"
 	"fmt"
+	"unicode/utf8"
+	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/iceberg-go"
@@ -82,7 +85,12 @@ func convTimestampNano(v any) (pq.Value, error) {
 
 func convString(v any) (pq.Value, error) {
 	if x, ok := v.(string); ok {
-		return pq.ByteArrayValue([]byte(x)), nil
+		if !utf8.ValidString(x) {
+			return pq.Value{}, fmt.Errorf("string is not valid UTF-8")
+		}
+		// Strings are immutable and parquet-go copies values into its page
+		// buffers without writing to them, so the bytes need no copy.
+		return pq.ByteArrayValue(unsafe.Slice(unsafe.StringData(x), len(x))), nil
 	}
 	return pq.Value{}, wrongType("string", v)
 }
@@ -97,7 +105,7 @@ func convUUID(v any) (pq.Value, error) {
 
 func convBinary(v any) (pq.Value, error) {
 	if x, ok := v.([]byte); ok {
-		return pq.ByteArrayValue(x), nil
+		return pq.ByteArrayValue(bytes.Clone(x)), nil // rows wait in a batch; the caller may reuse x
 	}
 	return pq.Value{}, wrongType("[]byte", v)
 }
@@ -111,7 +119,7 @@ func convFixed(length int) converter {
 		if len(x) != length {
 			return pq.Value{}, fmt.Errorf("expected %d bytes for fixed[%d], got %d", length, length, len(x))
 		}
-		return pq.FixedLenByteArrayValue(x), nil
+		return pq.FixedLenByteArrayValue(bytes.Clone(x)), nil
 	}
 }
 

@@ -125,7 +125,14 @@ type recordAppender struct {
 	shred     *shredder
 	collector *colmetrics.Collector
 	settings  writerSettings
-	rows      [1]pq.Row
+
+	// Rows wait in a batch and reach parquet-go in one WriteRows call:
+	// row-at-a-time calls cost more than the encoding itself. arena holds
+	// the batch's values back to back; rowEnds marks where each row ends.
+	arena      []pq.Value
+	rowEnds    []int
+	rows       []pq.Row
+	batchBytes int64 // rough size of the waiting values, to honour small row-group sizes
 
 	groupRows   int64
 	groupOffset int64 // writer size estimate right after the last flush
@@ -221,17 +228,26 @@ func (a *recordAppender) Add(rec *data.Record) error {
 		// The record is rejected whole; the file stays writable.
 		return fmt.Errorf("write to %s: %w", a.location, err)
 	}
-	a.rows[0] = row
-	if err := guard(a.location, "write to", func() error {
-		_, err := a.w.WriteRows(a.rows[:])
-		return err
-	}); err != nil {
-		a.failed = err
-		return fmt.Errorf("write to %s: %w", a.location, err)
+	a.arena = append(a.arena, row...)
+	a.rowEnds = append(a.rowEnds, len(a.arena))
+	for _, v := range row {
+		a.batchBytes += 8
+		if !v.IsNull() && (v.Kind() == pq.ByteArray || v.Kind() == pq.FixedLenByteArray) {
+			a.batchBytes += int64(len(v.ByteArray()))
+		}
 	}
 	a.collector.Add(rec)
 	a.groupRows++
-	if a.flushDue() {
+	rowLimitReached := a.settings.rowGroupRows > 0 && a.groupRows >= a.settings.rowGroupRows
+	if len(a.rowEnds) < writeBatchRows && !rowLimitReached && a.batchBytes < a.settings.rowGroupBytes/4 {
+		return nil
+	}
+	if err := a.writeBatch(); err != nil {
+		return err
+	}
+	if rowLimitReached || a.w.Size()-a.groupOffset >= a.settings.rowGroupBytes {
+		// Size() counts buffered values uncompressed: an upper bound, as
+		// the row-group size is in Iceberg.
 		if err := guard(a.location, "flush", a.w.Flush); err != nil {
 			a.failed = err
 			return fmt.Errorf("flush row group of %s: %w", a.location, err)
@@ -242,13 +258,30 @@ func (a *recordAppender) Add(rec *data.Record) error {
 	return nil
 }
 
-func (a *recordAppender) flushDue() bool {
-	if a.settings.rowGroupRows > 0 && a.groupRows >= a.settings.rowGroupRows {
-		return true
+// writeBatchRows is how many rows wait before they go to parquet-go.
+const writeBatchRows = 512
+
+// writeBatch hands the waiting rows to parquet-go.
+func (a *recordAppender) writeBatch() error {
+	if len(a.rowEnds) == 0 {
+		return nil
 	}
-	// Size() counts buffered values uncompressed: an upper bound, as the
-	// row-group size is in Iceberg.
-	return a.w.Size()-a.groupOffset >= a.settings.rowGroupBytes
+	a.rows = a.rows[:0]
+	start := 0
+	for _, end := range a.rowEnds {
+		a.rows = append(a.rows, a.arena[start:end:end])
+		start = end
+	}
+	err := guard(a.location, "write to", func() error {
+		_, err := a.w.WriteRows(a.rows)
+		return err
+	})
+	a.arena, a.rowEnds, a.batchBytes = a.arena[:0], a.rowEnds[:0], 0
+	if err != nil {
+		a.failed = err
+		return fmt.Errorf("write to %s: %w", a.location, err)
+	}
+	return nil
 }
 
 func (a *recordAppender) Close() error {
@@ -260,6 +293,10 @@ func (a *recordAppender) Close() error {
 		return fmt.Errorf("close %s: appender was aborted", a.location)
 	}
 	if a.failed != nil {
+		_ = a.pending.Abort()
+		return a.failed
+	}
+	if err := a.writeBatch(); err != nil {
 		_ = a.pending.Abort()
 		return a.failed
 	}
