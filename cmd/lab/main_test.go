@@ -68,6 +68,25 @@ func TestCLI(t *testing.T) {
 			t.Fatalf("lab.yaml demo.dir ignored: %v", err)
 		}
 	})
+	t.Run("environment overrides lab.yaml", func(t *testing.T) {
+		fromFile, fromEnv := filepath.Join(work, "file-dir"), filepath.Join(work, "env-dir")
+		if err := os.WriteFile(filepath.Join(work, "lab.yaml"), []byte("demo:\n  dir: "+fromFile+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		defer os.Remove(filepath.Join(work, "lab.yaml"))
+		cmd := exec.Command(bin, "demo")
+		cmd.Dir = work
+		cmd.Env = append(os.Environ(), "LAB_DEMO_DIR="+fromEnv)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%v: %s", err, out)
+		}
+		if _, err := os.Stat(filepath.Join(fromEnv, "tour.parquet")); err != nil {
+			t.Fatalf("LAB_DEMO_DIR ignored: %v", err)
+		}
+		if _, err := os.Stat(fromFile); err == nil {
+			t.Fatal("lab.yaml won over the environment")
+		}
+	})
 	for _, tt := range []struct {
 		name string
 		args []string
