@@ -1,6 +1,8 @@
 package registry
 
 import (
+	"errors"
+	"io"
 	"reflect"
 
 	"github.com/apache/iceberg-go"
@@ -109,4 +111,27 @@ func Property(props map[string]string, key, def string) string {
 		return v
 	}
 	return def
+}
+
+// ReadAll reads r to the end and closes it. With clone, each row is cloned
+// before it is kept, which a reader built with ReuseContainers needs.
+func ReadAll[D any](r Reader[D], clone func(D) D) (rows []D, err error) {
+	defer func() {
+		if cerr := r.Close(); err == nil {
+			err = cerr
+		}
+	}()
+	for {
+		row, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			return rows, nil
+		}
+		if err != nil {
+			return rows, err
+		}
+		if clone != nil {
+			row = clone(row)
+		}
+		rows = append(rows, row)
+	}
 }

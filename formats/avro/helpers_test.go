@@ -1,8 +1,6 @@
 package avro_test
 
 import (
-	"errors"
-	"io"
 	"math/big"
 	"path/filepath"
 	"testing"
@@ -58,18 +56,7 @@ func readRecords(t *testing.T, path string, configure func(*registry.ReadBuilder
 	if err != nil {
 		return nil, err
 	}
-	defer r.Close()
-	var out []*data.Record
-	for {
-		rec, err := r.Next()
-		if errors.Is(err, io.EOF) {
-			return out, nil
-		}
-		if err != nil {
-			return out, err
-		}
-		out = append(out, rec.Copy())
-	}
+	return registry.ReadAll(r, (*data.Record).Copy)
 }
 
 func mustRead(t *testing.T, path string, configure func(*registry.ReadBuilder[*data.Record])) []*data.Record {

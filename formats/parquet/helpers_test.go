@@ -1,8 +1,6 @@
 package parquet_test
 
 import (
-	"errors"
-	"io"
 	"path/filepath"
 	"testing"
 
@@ -65,18 +63,7 @@ func tryReadRecords(path string, configure func(*registry.ReadBuilder[*data.Reco
 	if err != nil {
 		return nil, err
 	}
-	defer r.Close()
-	var out []*data.Record
-	for {
-		rec, err := r.Next()
-		if errors.Is(err, io.EOF) {
-			return out, nil
-		}
-		if err != nil {
-			return out, err
-		}
-		out = append(out, rec.Copy())
-	}
+	return registry.ReadAll(r, (*data.Record).Copy)
 }
 
 func assertRecords(t testing.TB, got, want []*data.Record) {

@@ -141,18 +141,7 @@ func readRows(path string) ([]*data.Record, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer r.Close()
-	var out []*data.Record
-	for {
-		rec, err := r.Next()
-		if errors.Is(err, io.EOF) {
-			return out, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, rec)
-	}
+	return registry.ReadAll(r, nil)
 }
 
 // formatCounts prints a field-id map as Java prints a Map: {1=3, 2=3}.
