@@ -9,6 +9,8 @@ import (
 	"github.com/coltype-lab/lab/registry/tour"
 )
 
+func init() { commands = append(commands, newDemoCommand) }
+
 func newDemoCommand(v *viper.Viper) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "demo",
