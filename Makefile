@@ -19,7 +19,7 @@ fuzz:
 	@set -e; for dir in $(FUZZ_TARGETS); do \
 	  for target in $$(grep -h '^func Fuzz' $$dir/*_test.go | sed 's/func \(Fuzz[A-Za-z0-9_]*\).*/\1/'); do \
 	    echo "fuzz $$dir $$target ($(FUZZTIME))"; \
-	    $(GO) test -run='^$$' -fuzz="^$$target$$" -fuzztime=$(FUZZTIME) $$dir; \
+	    $(GO) test -run='^$$' -fuzz="^$$target$$" -fuzztime=$(FUZZTIME) -fuzzminimizetime=2s $$dir; \
 	  done; \
 	done
 
