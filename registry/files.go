@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"bytes"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -159,6 +160,67 @@ func (p *PendingFile) Written() int64 { return p.n }
 
 // Location is the final location the file will have after Commit.
 func (p *PendingFile) Location() string { return p.out.Location }
+
+// Rewrite replaces everything written so far with what fn writes to dst,
+// given the written bytes as src (size bytes). It is for formats that finish
+// a file in two steps, as the Parquet writers do when they rewrite a footer
+// parquet-go cannot emit: the caller never sees the intermediate file. With a
+// FileIO that can rename, fn reads the temporary file and writes a new
+// temporary sibling, which Commit then publishes; without one the written
+// bytes are read back into memory before the location is created again.
+// After a failure the pending file is aborted.
+func (p *PendingFile) Rewrite(fn func(src io.ReaderAt, size int64, dst io.Writer) error) (err error) {
+	if p.done {
+		return fmt.Errorf("rewrite %s: file is already committed or aborted", p.out.Location)
+	}
+	defer func() {
+		if err != nil {
+			_ = p.Abort()
+		}
+	}()
+	if err := p.w.Close(); err != nil {
+		return fmt.Errorf("close %s: %w", p.out.Location, err)
+	}
+	written := p.out.Location
+	if p.tmp != "" {
+		written = p.tmp
+	}
+	f, err := p.out.FS.Open(written)
+	if err != nil {
+		return fmt.Errorf("rewrite %s: reopen: %w", p.out.Location, err)
+	}
+	defer f.Close()
+	var src io.ReaderAt = f
+	target := p.out.Location
+	if p.tmp != "" {
+		var suffix [6]byte
+		_, _ = rand.Read(suffix[:])
+		target = tempSibling(p.out.Location, hex.EncodeToString(suffix[:]))
+	} else {
+		// Creating the location again truncates the bytes fn reads.
+		b, err := io.ReadAll(io.NewSectionReader(f, 0, p.n))
+		if err != nil {
+			return fmt.Errorf("rewrite %s: read back: %w", p.out.Location, err)
+		}
+		src = bytes.NewReader(b)
+	}
+	w, err := p.out.FS.Create(target)
+	if err != nil {
+		return fmt.Errorf("rewrite %s: %w", p.out.Location, err)
+	}
+	old, size := p.tmp, p.n
+	// From here Commit and Abort act on the new file; the old temporary
+	// file is removed whatever happens.
+	p.w, p.n = w, 0
+	if p.tmp != "" {
+		p.tmp = target
+		defer func() { _ = p.out.FS.Remove(old) }()
+	}
+	if err := fn(src, size, p); err != nil {
+		return fmt.Errorf("rewrite %s: %w", p.out.Location, err)
+	}
+	return nil
+}
 
 // Commit closes the file and publishes it at its location.
 func (p *PendingFile) Commit() error {

@@ -2,6 +2,7 @@ package parquet
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/coltype-lab/lab/formats/parquet/footer"
 
@@ -20,6 +21,11 @@ type openedFile struct {
 	footerEnd int64
 	meta      *format.FileMetaData
 	file      *pq.File
+	// annotations are the extension annotations (FILE, VECTOR, unknown
+	// ids) of the footer and its key/value mirror. parquet-go drops a
+	// logical-type member it does not know and reads the column by its
+	// physical layout, so the lab's codec is where they are seen.
+	annotations []footer.Annotation
 }
 
 func (o *openedFile) Close() error { return o.src.Close() }
@@ -60,7 +66,40 @@ func (o *openedFile) check() error {
 		return fmt.Errorf("read %s: %w", o.location, err)
 	}
 	o.footerEnd = f.Offset
+	for i, el := range f.Meta.Schema {
+		// parquet-go would read PR #592's VECTOR repetition (3) as if it
+		// were REQUIRED: silently wrong values.
+		if r := el.RepetitionType; r.Valid && r.V != footer.Required && r.V != footer.Optional && r.V != footer.Repeated {
+			return fmt.Errorf("read %s: schema element %d (%q) has repetition %s, which this reader cannot read", o.location, i, el.Name, r.V)
+		}
+	}
+	// A mirror this code cannot parse costs the annotations, not the read.
+	o.annotations, _ = footer.ReadAnnotations(f.Meta)
 	return nil
+}
+
+// fileGroups finds the schema nodes annotated FILE, in the footer or only in
+// its key/value mirror (left by a tool that dropped the annotation).
+func (o *openedFile) fileGroups(root *fnode) map[*fnode]bool {
+	out := map[*fnode]bool{}
+	for _, a := range o.annotations {
+		if a.Kind != footer.KindFile {
+			continue
+		}
+		n := root
+		for _, name := range a.Path {
+			i := slices.IndexFunc(n.children, func(c *fnode) bool { return c.name == name })
+			if i < 0 {
+				n = nil
+				break
+			}
+			n = n.children[i]
+		}
+		if n != nil && n != root {
+			out[n] = true
+		}
+	}
+	return out
 }
 
 // checkFooter checks the footer fields that parquet-go uses as sizes and

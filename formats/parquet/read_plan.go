@@ -7,6 +7,8 @@ import (
 
 	"github.com/apache/iceberg-go"
 	pq "github.com/parquet-go/parquet-go"
+
+	"github.com/coltype-lab/lab/types/file"
 )
 
 type rkind uint8
@@ -47,6 +49,9 @@ type readPlanner struct {
 	constants map[int]any
 	cursors   map[int]*cursor
 	batch     int
+	// fileGroups are the FILE-annotated groups; they read as structs once
+	// their children pass file.ParseStruct.
+	fileGroups map[*fnode]bool
 }
 
 func (p *readPlanner) cursor(leaf *fnode) (*cursor, error) {
@@ -134,6 +139,11 @@ func (p *readPlanner) node(f iceberg.NestedField, fv *fview, path string) (*rnod
 	case *iceberg.StructType:
 		if fv.shape != fStruct {
 			return nil, p.incompatible(f, fv, shapeName(fv))
+		}
+		if p.fileGroups[fv.node] {
+			if err := checkFileGroup(fv); err != nil {
+				return nil, fmt.Errorf("read %s: FILE column %q: %w", p.location, fv.path, err)
+			}
 		}
 		return p.structNode(t, fv, path)
 	case *iceberg.ListType:
@@ -290,4 +300,21 @@ func coerceDefault(t iceberg.Type, v any) (any, error) {
 		}
 	}
 	return nil, fmt.Errorf("value %v (%T) is not a %s", v, v, t)
+}
+
+// checkFileGroup checks a FILE group of the file as types/file reads it:
+// children found by name in any order, any of them missing; an unknown,
+// required or mistyped child is an error (spec/FILE.md, A9). Children the
+// file gives no field id cannot be read and are not checked.
+func checkFileGroup(fv *fview) error {
+	t, err := fv.icebergType()
+	if err != nil {
+		return err
+	}
+	st, ok := t.(*iceberg.StructType)
+	if !ok {
+		return fmt.Errorf("annotated FILE but read as %s", t)
+	}
+	_, err = file.ParseStruct(st)
+	return err
 }

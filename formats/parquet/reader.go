@@ -55,7 +55,8 @@ func newRecordReader(in registry.InputFile, opts registry.ReadOptions) (r *recor
 
 func (r *recordReader) plan(opts registry.ReadOptions) error {
 	loc := r.location
-	root := viewOf(parseFileSchema(r.file.meta.Schema), false)
+	tree := parseFileSchema(r.file.meta.Schema)
+	root := viewOf(tree, false)
 	switch {
 	case hasFieldIDs(root.node):
 		// Ids in the file win over any mapping, as in Iceberg.
@@ -76,7 +77,8 @@ func (r *recordReader) plan(opts registry.ReadOptions) error {
 	if batch <= 0 {
 		batch = defaultRecordsPerBatch
 	}
-	p := &readPlanner{location: loc, constants: opts.IDToConstant, cursors: map[int]*cursor{}, batch: batch}
+	p := &readPlanner{location: loc, constants: opts.IDToConstant, cursors: map[int]*cursor{}, batch: batch,
+		fileGroups: r.file.fileGroups(tree)}
 	st := r.projection.AsStruct()
 	if r.root, err = p.structNode(&st, root, ""); err != nil {
 		return err

@@ -125,6 +125,7 @@ type recordAppender struct {
 	shred     *shredder
 	collector *colmetrics.Collector
 	settings  writerSettings
+	annot     *annotationPlan
 
 	// Rows wait in a batch and reach parquet-go in one WriteRows call:
 	// row-at-a-time calls cost more than the encoding itself. arena holds
@@ -154,6 +155,10 @@ func newRecordAppender(out registry.OutputFile, opts registry.WriteOptions) (*re
 		return nil, fmt.Errorf("parquet writer for %s: %w", out.Location, err)
 	}
 	settings, err := parseWriterSettings(opts.Properties)
+	if err != nil {
+		return nil, fmt.Errorf("parquet writer for %s: %w", out.Location, err)
+	}
+	annot, err := planAnnotations(opts.Schema, opts.Properties)
 	if err != nil {
 		return nil, fmt.Errorf("parquet writer for %s: %w", out.Location, err)
 	}
@@ -194,6 +199,7 @@ func newRecordAppender(out registry.OutputFile, opts registry.WriteOptions) (*re
 		shred:     newShredder(plan),
 		collector: collector,
 		settings:  settings,
+		annot:     annot,
 	}
 	if err := guard(out.Location, "create writer", func() error {
 		a.w = pq.NewWriter(pending, config)
@@ -226,6 +232,9 @@ func (a *recordAppender) Add(rec *data.Record) error {
 	row, err := a.shred.shred(rec)
 	if err != nil {
 		// The record is rejected whole; the file stays writable.
+		return fmt.Errorf("write to %s: %w", a.location, err)
+	}
+	if err := a.annot.check(rec); err != nil {
 		return fmt.Errorf("write to %s: %w", a.location, err)
 	}
 	a.arena = append(a.arena, row...)
@@ -305,6 +314,13 @@ func (a *recordAppender) Close() error {
 		_ = a.pending.Abort()
 		return a.failed
 	}
+	if !a.annot.empty() {
+		// Length below is the annotated file's: only the footer changed.
+		if err := a.annot.rewrite(a.pending); err != nil {
+			a.failed = fmt.Errorf("close %s: annotate footer: %w", a.location, err)
+			return a.failed
+		}
+	}
 	if err := a.pending.Commit(); err != nil {
 		a.failed = err
 		return err
@@ -330,7 +346,8 @@ func (a *recordAppender) Metrics() registry.Metrics { return a.metrics }
 func (a *recordAppender) Length() int64             { return a.length }
 func (a *recordAppender) SplitOffsets() []int64     { return slices.Clone(a.splits) }
 
-// Footer is the written file's metadata, available after Close.
+// Footer is the written file's metadata as parquet-go wrote it, available
+// after Close; the annotations added on Close are not in it.
 func (a *recordAppender) Footer() *format.FileMetaData { return a.footer }
 
 // rowGroupStart is where a row group begins in the file: the first page of

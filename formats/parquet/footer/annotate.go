@@ -92,6 +92,10 @@ var fileChildren = map[string]format.Type{
 // in the REPEATED layout, so readers that drop the unknown annotation still
 // read a list, and is cleared with VectorRepetition (a VECTOR group is not a
 // LIST).
+//
+// VECTOR also goes on a FIXED_LEN_BYTE_ARRAY leaf (the flat layout): then
+// a.Element names the element type (a key of VectorElementWidths) and the
+// leaf's type length must be VectorLength × its width.
 func Annotate(meta *FileMetaData, columnPath []string, a Annotation) (err error) {
 	defer guard(&err, "annotate")
 	if meta == nil {
@@ -113,6 +117,9 @@ func Annotate(meta *FileMetaData, columnPath []string, a Annotation) (err error)
 	where := pathString(columnPath)
 	el := &meta.Schema[i]
 	if !el.IsGroup() {
+		if a.Kind == KindVector {
+			return annotateVectorLeaf(meta, tree, i, columnPath, a)
+		}
 		return fmt.Errorf("annotate column %s: %s annotates a group, and this is a %s leaf", where, a.Kind, el.Type.V)
 	}
 	entry := Annotation{Path: slices.Clone(columnPath), Kind: a.Kind}
@@ -161,6 +168,74 @@ func Annotate(meta *FileMetaData, columnPath []string, a Annotation) (err error)
 		return fmt.Errorf("annotate column %s: Annotate writes FILE or VECTOR, not %q", where, a.Kind)
 	}
 	return setMirrorEntry(meta, entry)
+}
+
+// VectorElementWidths are the element types of the FIXED_LEN_BYTE_ARRAY
+// VECTOR layout (one cell holds vector_length little-endian elements, as
+// parquet-format PR #241 lays them out) and their widths in bytes. The names
+// are the mirror's "element" values. bfloat16 is absent: Parquet has no type
+// for it, so no reader could tell its bytes from float16.
+var VectorElementWidths = map[string]int32{
+	"FLOAT":   4,
+	"DOUBLE":  8,
+	"FLOAT16": 2,
+	"INT8":    1,
+}
+
+// annotateVectorLeaf puts VECTOR on a FIXED_LEN_BYTE_ARRAY leaf: the flat
+// layout, where the annotation says the fixed bytes are VectorLength
+// elements of type a.Element. Nothing in the thrift model holds the element
+// type or the length, so they live in the mirror.
+func annotateVectorLeaf(meta *FileMetaData, tree *schemaTree, i int, columnPath []string, a Annotation) error {
+	where := pathString(columnPath)
+	id := a.ID
+	if id == 0 {
+		id = DefaultVectorID
+	}
+	if isStandardID(id) || id < 0 {
+		return fmt.Errorf("annotate column %s: VECTOR union id %d collides with parquet-format's ids 1-19 or is negative", where, id)
+	}
+	if a.VectorRepetition {
+		return fmt.Errorf("annotate column %s: a FIXED_LEN_BYTE_ARRAY vector has no middle group to give VECTOR repetition", where)
+	}
+	if err := checkVectorLeaf(tree, i, a.VectorLength, a.Element); err != nil {
+		return fmt.Errorf("annotate column %s: %w", where, err)
+	}
+	meta.Schema[i].LogicalType = LogicalType{Value: &VectorType{ID: id}}
+	return setMirrorEntry(meta, Annotation{Path: slices.Clone(columnPath), Kind: KindVector, ID: id,
+		VectorLength: a.VectorLength, Element: a.Element})
+}
+
+// checkVectorLeaf checks the flat VECTOR layout: a non-repeated
+// FIXED_LEN_BYTE_ARRAY leaf of length × width bytes. length 0 skips the size
+// check (RewriteFooter sees the annotation without its mirror entry).
+func checkVectorLeaf(tree *schemaTree, i int, length int32, element string) error {
+	e := &tree.schema[i]
+	if !e.Type.Valid || e.Type.V != format.FixedLenByteArray {
+		return fmt.Errorf("VECTOR on a leaf needs FIXED_LEN_BYTE_ARRAY, this one is %s", nullString(e.Type.V, e.Type.Valid))
+	}
+	if r := e.RepetitionType; r.Valid && r.V != Required && r.V != Optional {
+		return fmt.Errorf("a VECTOR leaf must be optional or required, not %s", r.V)
+	}
+	if e.LogicalType.Value != nil {
+		if _, ok := e.LogicalType.Value.(*VectorType); !ok {
+			return fmt.Errorf("the leaf already has logical type %s", e.LogicalType.String())
+		}
+	}
+	if length == 0 && element == "" {
+		return nil
+	}
+	width, ok := VectorElementWidths[element]
+	if !ok {
+		return fmt.Errorf("VECTOR element %q is not one of FLOAT, DOUBLE, FLOAT16, INT8 (bfloat16 has no Parquet type)", element)
+	}
+	if length <= 0 {
+		return fmt.Errorf("VECTOR needs a positive vector length, got %d", length)
+	}
+	if int64(e.TypeLength.V) != int64(length)*int64(width) {
+		return fmt.Errorf("FIXED_LEN_BYTE_ARRAY(%d) cannot hold %d %s elements of %d bytes", e.TypeLength.V, length, element, width)
+	}
+	return nil
 }
 
 func checkFileGroup(tree *schemaTree, i int) error {

@@ -23,7 +23,8 @@ import (
 //     (REPEATED <-> VECTOR and vector_length only with AllowVectorRepetition);
 //   - the edit changes the file's row count, row groups or column chunks;
 //   - the edit puts a FILE or VECTOR annotation where Annotate would refuse
-//     it (a FILE leaf, a VECTOR group that is not a 3-level list);
+//     it (a FILE leaf, a VECTOR group that is not a 3-level list, a VECTOR
+//     leaf that is not FIXED_LEN_BYTE_ARRAY);
 //   - the edited footer does not decode again.
 //
 // Edits may change annotations (logical and converted types, scale,
@@ -143,7 +144,11 @@ func checkShape(before, after *FileMetaData, cfg *config) error {
 			case *FileType:
 				err = checkFileGroup(&afterTree, i)
 			case *VectorType:
-				_, _, err = checkVectorGroup(&afterTree, i)
+				if a.IsGroup() {
+					_, _, err = checkVectorGroup(&afterTree, i)
+				} else {
+					err = checkVectorLeaf(&afterTree, i, 0, "")
+				}
 			}
 			if err != nil {
 				return fmt.Errorf("%s: %s", where(), err)

@@ -1,0 +1,249 @@
+package parquet
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/apache/iceberg-go"
+
+	"github.com/coltype-lab/lab/data"
+	"github.com/coltype-lab/lab/formats/parquet/footer"
+	"github.com/coltype-lab/lab/registry"
+	"github.com/coltype-lab/lab/types/file"
+	"github.com/coltype-lab/lab/types/vector"
+)
+
+// Writer properties that declare extension annotations. parquet-go writes the
+// columns in a layout every reader knows; on Close the writer rewrites the
+// footer with the annotations (DESIGN.md, "New logical types"), so a caller
+// only declares them.
+const (
+	// PropFileColumns lists top-level columns, comma-separated, whose
+	// Iceberg type is a FILE struct (types/file: children a subset of uri,
+	// offset, size, content_type, checksum, inline, all optional). Their
+	// groups are annotated FILE (union id 19) and every value is validated
+	// on write.
+	PropFileColumns = "write.parquet.file-columns"
+	// PropVectorColumns lists top-level fixed[L] columns as
+	// name:element:dim, comma-separated, with element one of float32,
+	// float64, float16, int8 and L = dim × the element's width. They are
+	// annotated VECTOR in the flat FIXED_LEN_BYTE_ARRAY layout.
+	PropVectorColumns = "write.parquet.vector-columns"
+	// PropVectorLogicalTypeID is the LogicalType union id VECTOR is written
+	// under (default footer.DefaultVectorID); the lab moves it aside because
+	// PR #592's 19 now belongs to FILE. Readers need no setting: parquet-go
+	// reads the column by its physical type; FileAnnotations takes the id
+	// as footer.WithVectorID.
+	PropVectorLogicalTypeID = "write.parquet.vector-logical-type-id"
+)
+
+// fileColumn is a declared FILE column: its position among the top-level
+// fields and the layout its values decode with.
+type fileColumn struct {
+	name   string
+	pos    int
+	layout *file.Layout
+}
+
+type vectorColumn struct {
+	name    string
+	element string // the mirror's element name, e.g. "FLOAT"
+	dim     int32
+}
+
+// annotationPlan is what the writer annotates on Close and checks per record.
+type annotationPlan struct {
+	files    []fileColumn
+	vectors  []vectorColumn
+	vectorID int16
+}
+
+func (p *annotationPlan) empty() bool { return len(p.files) == 0 && len(p.vectors) == 0 }
+
+// planAnnotations reads the declaration properties against the schema. Every
+// mistake is an error naming the column, before anything is written.
+func planAnnotations(schema *iceberg.Schema, props map[string]string) (*annotationPlan, error) {
+	p := &annotationPlan{vectorID: footer.DefaultVectorID}
+	var err error
+	if p.vectorID, err = vectorIDProperty(props); err != nil {
+		return nil, err
+	}
+	st := schema.AsStruct()
+	top := func(prop, name string) (int, iceberg.NestedField, error) {
+		i := slices.IndexFunc(st.FieldList, func(f iceberg.NestedField) bool { return f.Name == name })
+		if i < 0 {
+			return 0, iceberg.NestedField{}, fmt.Errorf("%s: column %q is not a top-level column of the schema", prop, name)
+		}
+		return i, st.FieldList[i], nil
+	}
+	declared := map[string]string{}
+	declare := func(prop, name string) error {
+		if other, dup := declared[name]; dup {
+			return fmt.Errorf("%s: column %q is already declared in %s", prop, name, other)
+		}
+		declared[name] = prop
+		return nil
+	}
+	for _, name := range splitList(props[PropFileColumns]) {
+		i, f, err := top(PropFileColumns, name)
+		if err != nil {
+			return nil, err
+		}
+		if err := declare(PropFileColumns, name); err != nil {
+			return nil, err
+		}
+		fst, ok := f.Type.(*iceberg.StructType)
+		if !ok {
+			return nil, fmt.Errorf("%s: column %q (field id %d) has type %s, a FILE column needs a struct of FILE children", PropFileColumns, name, f.ID, f.Type)
+		}
+		// ParseStruct checks names, optionality and Iceberg types; the write
+		// plan maps those types to exactly the physical types of
+		// file.FieldSpec (string and binary to BYTE_ARRAY, long to INT64).
+		layout, err := file.ParseStruct(fst)
+		if err != nil {
+			return nil, fmt.Errorf("%s: column %q (field id %d): %w", PropFileColumns, name, f.ID, err)
+		}
+		p.files = append(p.files, fileColumn{name: name, pos: i, layout: layout})
+	}
+	for _, decl := range splitList(props[PropVectorColumns]) {
+		parts := strings.Split(decl, ":")
+		if len(parts) != 3 {
+			return nil, fmt.Errorf("%s: %q is not name:element:dim", PropVectorColumns, decl)
+		}
+		name := strings.TrimSpace(parts[0])
+		_, f, err := top(PropVectorColumns, name)
+		if err != nil {
+			return nil, err
+		}
+		if err := declare(PropVectorColumns, name); err != nil {
+			return nil, err
+		}
+		et, err := vector.ParseElementType(parts[1])
+		if err != nil {
+			return nil, fmt.Errorf("%s: column %q: %w", PropVectorColumns, name, err)
+		}
+		element, ok := vectorElementName(et)
+		if !ok {
+			return nil, fmt.Errorf("%s: column %q: element type %s has no Parquet representation (no physical or logical type holds it), so readers could not tell it from float16", PropVectorColumns, name, et)
+		}
+		dim, err := strconv.ParseInt(strings.TrimSpace(parts[2]), 10, 32)
+		if err != nil || dim <= 0 {
+			return nil, fmt.Errorf("%s: column %q: dimension %q is not a positive integer", PropVectorColumns, name, parts[2])
+		}
+		want := int(dim) * et.Width()
+		if ft, ok := f.Type.(iceberg.FixedType); !ok || ft.Len() != want {
+			return nil, fmt.Errorf("%s: column %q (field id %d) has type %s, a VECTOR of %d %s needs fixed[%d]", PropVectorColumns, name, f.ID, f.Type, dim, et, want)
+		}
+		p.vectors = append(p.vectors, vectorColumn{name: name, element: element, dim: int32(dim)})
+	}
+	return p, nil
+}
+
+func vectorIDProperty(props map[string]string) (int16, error) {
+	v, ok := props[PropVectorLogicalTypeID]
+	if !ok || strings.TrimSpace(v) == "" {
+		return footer.DefaultVectorID, nil
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(v))
+	if err != nil || n <= int(footer.FileID) || n > math.MaxInt16 {
+		return 0, fmt.Errorf("%s: %q must be an integer in %d..%d (1-19 are parquet-format's ids)", PropVectorLogicalTypeID, v, footer.FileID+1, math.MaxInt16)
+	}
+	return int16(n), nil
+}
+
+func vectorElementName(t vector.ElementType) (string, bool) {
+	switch t {
+	case vector.Float32:
+		return "FLOAT", true
+	case vector.Float64:
+		return "DOUBLE", true
+	case vector.Float16:
+		return "FLOAT16", true
+	case vector.Int8:
+		return "INT8", true
+	}
+	return "", false
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, part := range strings.Split(s, ",") {
+		if part = strings.TrimSpace(part); part != "" {
+			out = append(out, part)
+		}
+	}
+	return out
+}
+
+// check validates the FILE values of a record that shredded cleanly (so its
+// fields match the schema by position). The spec lets a writer store an
+// invalid value as null or fail; the lab fails, rejecting the record as any
+// bad record is rejected, because a silent null would lose the caller's data.
+func (p *annotationPlan) check(rec *data.Record) error {
+	for _, fc := range p.files {
+		x := rec.Get(fc.pos)
+		if x == nil {
+			continue
+		}
+		r, _ := x.(*data.Record)
+		v, err := fc.layout.Decode(r)
+		if err != nil {
+			return fmt.Errorf("column %q: %w", fc.name, err)
+		}
+		if err := v.Validate(); err != nil {
+			return fmt.Errorf("column %q: invalid FILE value %s: %w", fc.name, v, err)
+		}
+	}
+	return nil
+}
+
+// annotate is the footer edit: FILE and VECTOR on the declared columns,
+// mirrored in the key/value metadata by footer.Annotate.
+func (p *annotationPlan) annotate(meta *footer.FileMetaData) error {
+	for _, fc := range p.files {
+		if err := footer.Annotate(meta, []string{fc.name}, footer.Annotation{Kind: footer.KindFile}); err != nil {
+			return err
+		}
+	}
+	for _, vc := range p.vectors {
+		a := footer.Annotation{Kind: footer.KindVector, ID: p.vectorID, VectorLength: vc.dim, Element: vc.element}
+		if err := footer.Annotate(meta, []string{vc.name}, a); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// rewrite replaces the footer parquet-go wrote in the pending file with the
+// annotated one; every byte before the footer is copied unchanged.
+func (p *annotationPlan) rewrite(pending *registry.PendingFile) error {
+	return pending.Rewrite(func(src io.ReaderAt, size int64, dst io.Writer) error {
+		return footer.RewriteFooter(src, size, dst, p.annotate, footer.WithVectorID(p.vectorID))
+	})
+}
+
+// FileAnnotations returns the extension annotations of the Parquet file in:
+// FILE, VECTOR and unknown logical types in its footer, merged with the
+// key/value mirror (footer.ReadAnnotations). Callers find FILE columns with
+// Kind == footer.KindFile; Path is the column path. Pass footer.WithVectorID
+// for files whose VECTOR id is not the default.
+func FileAnnotations(in registry.InputFile, opts ...footer.Option) ([]footer.Annotation, error) {
+	src, size, err := in.Open()
+	if err != nil {
+		return nil, err
+	}
+	defer src.Close()
+	f, err := footer.ReadFooter(src, size, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", in.Location, err)
+	}
+	out, err := footer.ReadAnnotations(f.Meta)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", in.Location, err)
+	}
+	return out, nil
+}

@@ -1,0 +1,81 @@
+package parquet
+
+import (
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/iceberg-go"
+
+	"github.com/coltype-lab/lab/data"
+	"github.com/coltype-lab/lab/formats/parquet/footer"
+	"github.com/coltype-lab/lab/registry"
+	"github.com/coltype-lab/lab/types/file"
+)
+
+// Files with FILE and VECTOR annotations read through the arrow-go model:
+// the guard in arrow_open.go hands arrow-go a sanitized footer, so the FILE
+// group reads as a struct and the VECTOR column as fixed-size binary.
+func TestArrowReadsAnnotatedFiles(t *testing.T) {
+	arrowCheckedMem(t)
+	doc, err := file.Column(2, "doc", false, file.AllFields...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := iceberg.NewSchema(0,
+		iceberg.NestedField{ID: 1, Name: "id", Type: iceberg.PrimitiveTypes.Int64, Required: true},
+		doc,
+		iceberg.NestedField{ID: 9, Name: "emb", Type: iceberg.FixedTypeOf(8)},
+	)
+	st := sc.AsStruct()
+	docType := doc.Type.(*iceberg.StructType)
+	values := []*file.Value{
+		{Inline: []byte("hello"), ContentType: file.Ptr("text/plain")},
+		nil,
+		{URI: file.Ptr("objects/data.bin"), Offset: file.Ptr[int64](2), Size: file.Ptr[int64](3), Checksum: file.Ptr("CRC32:cbf43926")},
+	}
+	var recs []*data.Record
+	for i, v := range values {
+		r := data.NewStructRecord(&st)
+		r.Set(0, int64(i))
+		if v != nil {
+			dr, err := v.ToRecord(docType)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r.Set(1, dr)
+			r.Set(2, []byte{byte(i), 0, 0, 0, 1, 0, 0, 0})
+		}
+		recs = append(recs, r)
+	}
+	path := arrowTempPath(t, "annotated.parquet")
+	b, err := registry.DataWriteBuilder[*data.Record](registry.PARQUET, registry.LocalOutput(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := b.Schema(sc).Set(PropFileColumns, "doc").Set(PropVectorColumns, "emb:int8:8").Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range recs {
+		if err := w.Write(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	anns, err := FileAnnotations(registry.LocalInput(path))
+	if err != nil || len(anns) != 2 || anns[0].Kind != footer.KindFile || anns[1].Kind != footer.KindVector || !anns[0].InFooter || !anns[1].InFooter {
+		t.Fatalf("annotations %+v (err %v)", anns, err)
+	}
+
+	rb, err := registry.NewReadBuilder[arrow.RecordBatch](registry.PARQUET, registry.LocalInput(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rd, err := rb.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	arrowEqualRecords(t, arrowReadAll(t, rd, sc), recs)
+}
