@@ -35,10 +35,10 @@ func ParquetTestingDir(t testing.TB, sub ...string) string {
 func RequirePeers() bool { return os.Getenv("LAB_REQUIRE_PEERS") == "1" }
 
 // MissingPeer skips (or, with LAB_REQUIRE_PEERS=1, fails) a test whose
-// external reader is not installed.
+// external reader is not installed; why should say how to install it.
 func MissingPeer(t testing.TB, why string) {
 	t.Helper()
-	missing(t, "LAB_REQUIRE_PEERS", why+" (install with: cd bench/peers && npm ci)")
+	missing(t, "LAB_REQUIRE_PEERS", why)
 }
 
 func missing(t testing.TB, requireVar, why string) {

@@ -1,0 +1,214 @@
+package peers
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/coltype-lab/lab/types/vector"
+)
+
+// Column is one top-level column as a reader reports it; Type is the
+// reader's own spelling (DuckDB's SQL type, Arrow's type, Parquet's types).
+type Column struct {
+	Name string `json:"name"`
+	Type string `json:"type"`
+}
+
+// ReadResult is a reader's view of a Parquet file. Values are in the peers'
+// common JSON form (common.mjs jsonSafe): 64-bit integers as decimal strings,
+// other numbers as numbers, bytes as lowercase hex, NaN and infinities as
+// "NaN", "Infinity", "-Infinity", lists as arrays, groups as objects.
+type ReadResult struct {
+	Peer      string             `json:"peer"`
+	Columns   []Column           `json:"columns"`
+	Rows      []map[string]any   `json:"rows"`
+	NumRows   int64              `json:"num_rows"`
+	TimingsMS map[string]float64 `json:"timings_ms"`
+}
+
+type readRequest struct {
+	Op    string `json:"op"`
+	File  string `json:"file"`
+	Limit *int   `json:"limit,omitempty"`
+}
+
+// Read asks a reader peer (one of Readers) for the first limit rows of a
+// Parquet file; limit < 0 reads them all.
+func Read(ctx context.Context, p Peer, file string, limit int) (*ReadResult, error) {
+	req := readRequest{Op: "read", File: file}
+	if limit >= 0 {
+		req.Limit = &limit
+	}
+	var res ReadResult
+	if err := Run(ctx, p, req, &res); err != nil {
+		return nil, err
+	}
+	return &res, nil
+}
+
+// Hits is one query's answer, best first. Scores are cosine similarity,
+// inner product, or squared Euclidean distance, as vector.Metric scores
+// them. MS is the query's own time, where the peer times queries singly.
+type Hits struct {
+	IDs    []int64   `json:"ids"`
+	Scores []float64 `json:"scores"`
+	MS     float64   `json:"ms,omitempty"`
+}
+
+// SearchRun is one way a peer answered all the queries: DuckDB's "parquet"
+// (straight from the file) and "memory" (a FLOAT[dim] table loaded first),
+// LanceDB's "flat", FAISS's "single" and "batch". LoadMS is the time to load
+// or index the data before the queries, TotalMS the queries' time.
+type SearchRun struct {
+	Mode    string  `json:"mode"`
+	LoadMS  float64 `json:"load_ms"`
+	TotalMS float64 `json:"total_ms"`
+	Results []Hits  `json:"results"`
+}
+
+// SearchResult is a peer's answer to a top-k search.
+type SearchResult struct {
+	Peer   string      `json:"peer"`
+	Metric string      `json:"metric"`
+	K      int         `json:"k"`
+	Runs   []SearchRun `json:"runs"`
+}
+
+// Run returns the run of the given mode, or nil.
+func (r *SearchResult) Run(mode string) *SearchRun {
+	for i := range r.Runs {
+		if r.Runs[i].Mode == mode {
+			return &r.Runs[i]
+		}
+	}
+	return nil
+}
+
+// SearchRequest is a top-k search for any of the search peers; each uses the
+// fields its script documents and ignores the rest.
+type SearchRequest struct {
+	Op string `json:"op"`
+	// DuckDB: the Parquet file, its vector column (LIST<FLOAT> or FLOAT[dim])
+	// and id column (default "id").
+	File     string `json:"file,omitempty"`
+	Column   string `json:"column,omitempty"`
+	IDColumn string `json:"id_column,omitempty"`
+	// FAISS: the sidecar (WriteSidecar) and its shape.
+	Sidecar string `json:"sidecar,omitempty"`
+	N       int    `json:"n,omitempty"`
+	// LanceDB: the dataset directory and table made by LanceDBBuild.
+	Dir   string `json:"dir,omitempty"`
+	Table string `json:"table,omitempty"`
+
+	Dim     int         `json:"dim,omitempty"`
+	Metric  string      `json:"metric"`
+	K       int         `json:"k"`
+	Queries [][]float32 `json:"queries"`
+	// Modes selects runs (DuckDB: parquet, memory; FAISS: single, batch);
+	// empty means all.
+	Modes []string `json:"modes,omitempty"`
+	// Threads, when positive, caps the peer's threads (DuckDB, FAISS).
+	Threads int `json:"threads,omitempty"`
+}
+
+// QueryRows splits a query matrix into the request's rows.
+func QueryRows(q vector.Matrix) [][]float32 {
+	rows := make([][]float32, q.Rows())
+	for i := range rows {
+		rows[i] = q.Row(i)
+	}
+	return rows
+}
+
+// DuckDBTopK searches a Parquet file's vector column with DuckDB.
+func DuckDBTopK(ctx context.Context, req SearchRequest) (*SearchResult, error) {
+	req.Op = "topk"
+	return search(ctx, DuckDB, req)
+}
+
+// FAISSSearch searches a sidecar with FAISS's flat indexes.
+func FAISSSearch(ctx context.Context, req SearchRequest) (*SearchResult, error) {
+	req.Op = "search"
+	return search(ctx, FAISS, req)
+}
+
+// LanceDBSearch searches a table made by LanceDBBuild, flat (no index).
+func LanceDBSearch(ctx context.Context, req SearchRequest) (*SearchResult, error) {
+	req.Op = "search"
+	return search(ctx, LanceDB, req)
+}
+
+func search(ctx context.Context, p Peer, req SearchRequest) (*SearchResult, error) {
+	if m, err := vector.ParseMetric(req.Metric); err != nil {
+		return nil, fmt.Errorf("peer %s: %w", p.Name, err)
+	} else {
+		req.Metric = m.String() // the scripts know the canonical names only
+	}
+	var res SearchResult
+	if err := Run(ctx, p, req, &res); err != nil {
+		return nil, err
+	}
+	if len(res.Runs) == 0 {
+		return nil, &Error{Peer: p.Name, Kind: ErrGarbage, Detail: "the result has no runs"}
+	}
+	for _, run := range res.Runs {
+		if len(run.Results) != len(req.Queries) {
+			return nil, &Error{Peer: p.Name, Kind: ErrGarbage,
+				Detail: fmt.Sprintf("run %q answered %d of %d queries", run.Mode, len(run.Results), len(req.Queries))}
+		}
+	}
+	return &res, nil
+}
+
+// LanceDBTable is a LanceDB table made by LanceDBBuild.
+type LanceDBTable struct {
+	Dir       string             `json:"dir"`
+	Table     string             `json:"table"`
+	N         int                `json:"n"`
+	Dim       int                `json:"dim"`
+	TimingsMS map[string]float64 `json:"timings_ms"`
+}
+
+// LanceDBBuild makes a LanceDB table in dir from a sidecar of n×dim float32
+// values (WriteSidecar), with ids 0..n-1 in column "id" and the vectors in
+// column "vector". An empty dir makes a new temporary directory, which the
+// caller removes.
+func LanceDBBuild(ctx context.Context, sidecar string, n, dim int, dir string) (*LanceDBTable, error) {
+	req := struct {
+		Op      string `json:"op"`
+		Sidecar string `json:"sidecar"`
+		N       int    `json:"n"`
+		Dim     int    `json:"dim"`
+		Dir     string `json:"dir,omitempty"`
+	}{"build", sidecar, n, dim, dir}
+	var res LanceDBTable
+	if err := Run(ctx, LanceDB, req, &res); err != nil {
+		return nil, err
+	}
+	return &res, nil
+}
+
+// Taken is what LanceDBTake returns, rows in LanceDB's order (ascending
+// offsets); IDs say which row is which.
+type Taken struct {
+	IDs       []int64            `json:"ids"`
+	Vectors   [][]float32        `json:"vectors"`
+	TimingsMS map[string]float64 `json:"timings_ms"`
+}
+
+// LanceDBTake reads the rows at the given offsets, with their vectors when
+// vectors is true.
+func LanceDBTake(ctx context.Context, t *LanceDBTable, offsets []int64, vectors bool) (*Taken, error) {
+	req := struct {
+		Op      string  `json:"op"`
+		Dir     string  `json:"dir"`
+		Table   string  `json:"table,omitempty"`
+		Offsets []int64 `json:"offsets"`
+		Vectors bool    `json:"vectors"`
+	}{"take", t.Dir, t.Table, offsets, vectors}
+	var res Taken
+	if err := Run(ctx, LanceDB, req, &res); err != nil {
+		return nil, err
+	}
+	return &res, nil
+}
