@@ -126,7 +126,7 @@ func planAnnotations(schema *iceberg.Schema, props map[string]string) (*annotati
 		if err != nil {
 			return nil, fmt.Errorf("%s: column %q: %w", PropVectorColumns, name, err)
 		}
-		element, ok := vectorElementName(et)
+		element, ok := et.ParquetElement()
 		if !ok {
 			return nil, fmt.Errorf("%s: column %q: element type %s has no Parquet representation (no physical or logical type holds it), so readers could not tell it from float16", PropVectorColumns, name, et)
 		}
@@ -153,20 +153,6 @@ func vectorIDProperty(props map[string]string) (int16, error) {
 		return 0, fmt.Errorf("%s: %q must be an integer in %d..%d (1-19 are parquet-format's ids)", PropVectorLogicalTypeID, v, footer.FileID+1, math.MaxInt16)
 	}
 	return int16(n), nil
-}
-
-func vectorElementName(t vector.ElementType) (string, bool) {
-	switch t {
-	case vector.Float32:
-		return "FLOAT", true
-	case vector.Float64:
-		return "DOUBLE", true
-	case vector.Float16:
-		return "FLOAT16", true
-	case vector.Int8:
-		return "INT8", true
-	}
-	return "", false
 }
 
 func splitList(s string) []string {

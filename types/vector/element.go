@@ -76,3 +76,20 @@ func ParseElementType(name string) (ElementType, error) {
 	}
 	return 0, fmt.Errorf("vector: unknown element type %q (want one of float32, float64, float16, int8, bfloat16)", name)
 }
+
+// ParquetElement names the element as the VECTOR annotation's key/value
+// mirror and footer.VectorElementWidths do ("FLOAT", "DOUBLE", "FLOAT16",
+// "INT8"). ok is false for bfloat16, which no Parquet type can represent.
+func (t ElementType) ParquetElement() (name string, ok bool) {
+	switch t {
+	case Float32:
+		return "FLOAT", true
+	case Float64:
+		return "DOUBLE", true
+	case Float16:
+		return "FLOAT16", true
+	case Int8:
+		return "INT8", true
+	}
+	return "", false
+}

@@ -1,0 +1,58 @@
+// Package inspect reports what a Parquet file's footer says: the schema tree
+// with every annotation, the row groups and column chunks with their sizes,
+// encodings, codecs and statistics, and the key/value metadata.
+//
+// It is built on footer.ReadFooter, not on a reader's own schema, so it shows
+// what the bytes hold whichever writer produced them: FILE (id 19), VECTOR
+// (the configured id, default 20) with its element, length and layout,
+// VECTOR repetition (3) and vector_length, shredded VARIANT layouts, every
+// standard logical and converted type, and LogicalType members it does not
+// know, reported as "unknown (id N)" instead of being dropped.
+//
+// # JSON
+//
+// Report marshals with encoding/json; the field names below are stable
+// (additions only). Optional values are omitted when the footer does not
+// hold them, so absence and zero stay distinct.
+//
+//	file, size, footer_offset, footer_length   where the footer sits
+//	version, num_rows, num_columns, created_by, vector_id, encrypted
+//	schema       the root Node
+//	row_groups   []RowGroup
+//	key_value_metadata  []{key, value, length, truncated}
+//	annotations  []{path, kind, id, vector_length, vector_repetition,
+//	             element, in_footer, in_key_value}  (footer.ReadAnnotations:
+//	             FILE, VECTOR, UNKNOWN in the schema and the coltype mirror)
+//	column_orders, warnings
+//
+// Node: name, path, repetition (REQUIRED, OPTIONAL, REPEATED, VECTOR or
+// "FieldRepetitionType(n)"), physical_type, type_length, field_id,
+// converted_type (e.g. "UTF8", "DECIMAL(10,2)"), logical_type,
+// vector_length, column (leaf index, in column-chunk order), children.
+//
+// LogicalType: name (STRING, MAP, LIST, ENUM, DECIMAL, DATE, TIME, TIMESTAMP,
+// INT, NULL, JSON, BSON, UUID, FLOAT16, VARIANT, GEOMETRY, GEOGRAPHY, FILE,
+// VECTOR, UNKNOWN), id (the union member id), text (the readable form, e.g.
+// "DECIMAL(10,2)", "TIMESTAMP(MICROS, UTC)", "unknown (id 2555)"), and the
+// parameters: precision, scale, unit, adjusted_to_utc, bit_width, signed,
+// crs, algorithm, specification_version, vector {element, dim, dim_source,
+// layout}, variant {shredded, summary, layout, error}, raw (hex of struct
+// bytes the model keeps verbatim: unknown members, unmodelled fields).
+// A variant layout is {kind, type, value, fields [{name, layout}], element}.
+//
+// RowGroup: index, num_rows, total_byte_size, total_compressed_size,
+// file_offset, ordinal, columns. ColumnChunk: path, file_path, file_offset,
+// physical_type, encodings, codec, num_values, total_compressed_size,
+// total_uncompressed_size, data_page_offset, dictionary_page_offset,
+// index_page_offset, statistics {null_count, distinct_count, nan_count, min,
+// max, min_exact, max_exact, legacy_min_max}, column_index, offset_index and
+// bloom_filter ({offset, length}; present when the footer points at them),
+// encrypted, no_metadata.
+//
+// Statistics min and max are display strings: numbers as numbers, decimals
+// scaled, dates and times in ISO 8601 (a trailing Z only when the type is
+// adjusted to UTC), strings quoted as Go string literals, UUIDs in their
+// canonical form, and anything else (or any value whose length does not fit
+// its type) as 0x-prefixed hex. Long values are cut to Options.MaxValueLen
+// with "…" appended.
+package inspect

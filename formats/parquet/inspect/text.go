@@ -1,0 +1,259 @@
+package inspect
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+)
+
+// WriteText renders the report for people: a header, the schema tree, the
+// annotations, the row groups with one line per column chunk, and the
+// key/value metadata, each in aligned columns.
+func (r *Report) WriteText(w io.Writer) error {
+	ew := &errWriter{w: w}
+	name := r.File
+	if name == "" {
+		name = "(unnamed)"
+	}
+	createdBy := "(not set)"
+	if r.CreatedBy != nil {
+		createdBy = *r.CreatedBy
+	}
+	tw := table(ew)
+	fmt.Fprintf(tw, "file\t%s\n", name)
+	fmt.Fprintf(tw, "size\t%d bytes; footer %d bytes at offset %d\n", r.Size, r.FooterLength, r.FooterOffset)
+	fmt.Fprintf(tw, "created by\t%s\n", createdBy)
+	fmt.Fprintf(tw, "version\t%d\n", r.Version)
+	fmt.Fprintf(tw, "rows\t%d in %d row group%s, %d column%s\n", r.NumRows, len(r.RowGroups), plural(len(r.RowGroups)), r.NumColumns, plural(r.NumColumns))
+	if r.Encrypted {
+		fmt.Fprintf(tw, "encrypted\tyes (plaintext footer)\n")
+	}
+	if len(r.ColumnOrders) > 0 {
+		fmt.Fprintf(tw, "column orders\t%s\n", summarizeOrders(r.ColumnOrders))
+	}
+	fmt.Fprintf(tw, "VECTOR id\t%d\n", r.VectorID)
+	tw.Flush()
+
+	fmt.Fprintf(ew, "\nschema\n")
+	tw = table(ew)
+	fmt.Fprintf(tw, "  name\trepetition\ttype\tannotation\tdetails\n")
+	var walk func(n *Node, depth int)
+	walk = func(n *Node, depth int) {
+		fmt.Fprintf(tw, "  %s%s\t%s\t%s\t%s\t%s\n", strings.Repeat("  ", depth), n.Name,
+			dash(strings.ToLower(n.Repetition)), dash(nodeType(n)), dash(annotationText(n)), nodeDetails(n))
+		for _, c := range n.Children {
+			walk(c, depth+1)
+		}
+	}
+	walk(r.Schema, 0)
+	tw.Flush()
+
+	if len(r.Annotations) > 0 {
+		fmt.Fprintf(ew, "\nextension annotations\n")
+		tw = table(ew)
+		fmt.Fprintf(tw, "  column\tkind\tid\tdetails\tfound in\n")
+		for _, a := range r.Annotations {
+			var details []string
+			if a.Element != "" {
+				details = append(details, "element "+a.Element)
+			}
+			if a.VectorLength > 0 {
+				details = append(details, fmt.Sprintf("dim %d", a.VectorLength))
+			}
+			if a.VectorRepetition {
+				details = append(details, "vector repetition")
+			}
+			var where []string
+			if a.InFooter {
+				where = append(where, "schema")
+			}
+			if a.InKeyValue {
+				where = append(where, "mirror")
+			}
+			fmt.Fprintf(tw, "  %s\t%s\t%d\t%s\t%s\n", strings.Join(a.Path, "."), a.Kind, a.ID,
+				dash(strings.Join(details, ", ")), strings.Join(where, "+"))
+		}
+		tw.Flush()
+	}
+
+	for _, rg := range r.RowGroups {
+		fmt.Fprintf(ew, "\nrow group %d: %d rows, total_byte_size %d", rg.Index, rg.NumRows, rg.TotalByteSize)
+		if rg.TotalCompressedSize != nil {
+			fmt.Fprintf(ew, ", total_compressed_size %d", *rg.TotalCompressedSize)
+		}
+		if rg.FileOffset != nil {
+			fmt.Fprintf(ew, ", file_offset %d", *rg.FileOffset)
+		}
+		if rg.Ordinal != nil {
+			fmt.Fprintf(ew, ", ordinal %d", *rg.Ordinal)
+		}
+		fmt.Fprintln(ew)
+		tw = table(ew)
+		fmt.Fprintf(tw, "  column\ttype\tcodec\tencodings\tvalues\tcompressed\tuncompressed\tnulls\tmin\tmax\tpage index\tbloom\n")
+		for _, c := range rg.Columns {
+			if c.NoMetaData {
+				state := "no metadata"
+				if c.Encrypted {
+					state = "encrypted column metadata"
+				}
+				fmt.Fprintf(tw, "  ?\t%s\t\t\t\t\t\t\t\t\t%s\t\n", state, pageIndex(c))
+				continue
+			}
+			nulls, minV, maxV := "-", "-", "-"
+			if s := c.Statistics; s != nil {
+				if s.NullCount != nil {
+					nulls = strconv.FormatInt(*s.NullCount, 10)
+				}
+				minV, maxV = dash(s.Min), dash(s.Max)
+				if s.LegacyMinMax {
+					minV, maxV = minV+" (legacy)", maxV+" (legacy)"
+				}
+			}
+			bloom := "-"
+			if c.BloomFilter != nil {
+				bloom = fmt.Sprintf("@%d", c.BloomFilter.Offset)
+			}
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\n", strings.Join(c.Path, "."),
+				c.PhysicalType, c.Codec, strings.Join(c.Encodings, ","), c.NumValues,
+				c.TotalCompressedSize, c.TotalUncompressedSize, nulls, minV, maxV, pageIndex(c), bloom)
+		}
+		tw.Flush()
+	}
+
+	fmt.Fprintf(ew, "\nkey/value metadata")
+	if len(r.KeyValue) == 0 {
+		fmt.Fprintf(ew, ": none\n")
+	} else {
+		fmt.Fprintln(ew)
+		tw = table(ew)
+		for _, kv := range r.KeyValue {
+			v := "(no value)"
+			if kv.Value != nil {
+				v = strconv.Quote(*kv.Value)
+				if kv.Truncated {
+					v = strconv.Quote(strings.TrimSuffix(*kv.Value, "…")) + fmt.Sprintf("… (%d bytes)", kv.Length)
+				}
+			}
+			fmt.Fprintf(tw, "  %s\t%s\n", kv.Key, v)
+		}
+		tw.Flush()
+	}
+	for _, w := range r.Warnings {
+		fmt.Fprintf(ew, "warning: %s\n", w)
+	}
+	return ew.err
+}
+
+func table(w io.Writer) *tabwriter.Writer { return tabwriter.NewWriter(w, 0, 4, 2, ' ', 0) }
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// nodeType is the physical type of a leaf ("FIXED_LEN_BYTE_ARRAY(16)") or
+// "group".
+func nodeType(n *Node) string {
+	if !n.IsLeaf() {
+		return "group"
+	}
+	if n.TypeLength != nil && n.PhysicalType == "FIXED_LEN_BYTE_ARRAY" {
+		return fmt.Sprintf("%s(%d)", n.PhysicalType, *n.TypeLength)
+	}
+	return n.PhysicalType
+}
+
+// annotationText is the logical type, with the converted type when it says
+// something the logical type does not.
+func annotationText(n *Node) string {
+	var parts []string
+	if n.LogicalType != nil {
+		parts = append(parts, n.LogicalType.Text)
+	}
+	if n.ConvertedType != "" {
+		if n.LogicalType == nil {
+			parts = append(parts, n.ConvertedType+" (converted)")
+		} else if n.ConvertedType != equivalentConverted(n.LogicalType) {
+			parts = append(parts, "converted "+n.ConvertedType)
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+func nodeDetails(n *Node) string {
+	var parts []string
+	if n.FieldID != nil {
+		parts = append(parts, fmt.Sprintf("field_id=%d", *n.FieldID))
+	}
+	if n.VectorLength != nil {
+		parts = append(parts, fmt.Sprintf("vector_length=%d", *n.VectorLength))
+	}
+	if n.TypeLength != nil && n.PhysicalType != "FIXED_LEN_BYTE_ARRAY" {
+		parts = append(parts, fmt.Sprintf("type_length=%d", *n.TypeLength))
+	}
+	if n.Column != nil {
+		parts = append(parts, fmt.Sprintf("column %d", *n.Column))
+	}
+	return strings.Join(parts, " ")
+}
+
+func pageIndex(c ColumnChunk) string {
+	var parts []string
+	if c.ColumnIndex != nil {
+		parts = append(parts, "column")
+	}
+	if c.OffsetIndex != nil {
+		parts = append(parts, "offset")
+	}
+	if len(parts) == 0 {
+		return "-"
+	}
+	return strings.Join(parts, "+")
+}
+
+func summarizeOrders(orders []string) string {
+	same := true
+	for _, o := range orders {
+		same = same && o == orders[0]
+	}
+	if same {
+		return fmt.Sprintf("%s (all %d)", orders[0], len(orders))
+	}
+	return strings.Join(orders, ", ")
+}
+
+// errWriter keeps the first write error so rendering code need not check
+// each Fprintf.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(p []byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	n, err := e.w.Write(p)
+	e.err = err
+	return n, err
+}
+
+// WriteJSON writes the report as indented JSON (see the package
+// documentation for the field names).
+func (r *Report) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}

@@ -1,0 +1,235 @@
+package inspect
+
+import (
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"math"
+	"math/big"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/google/uuid"
+	"github.com/parquet-go/parquet-go/deprecated"
+	"github.com/parquet-go/parquet-go/format"
+
+	"github.com/coltype-lab/lab/formats/parquet/footer"
+	"github.com/coltype-lab/lab/types/vector"
+)
+
+// formatValue renders a PLAIN-encoded statistics value (byte arrays without
+// their length prefix) of the leaf el for people: see the package
+// documentation. Whatever does not fit its type is shown as hex.
+func formatValue(el *footer.SchemaElement, b []byte, maxLen int) string {
+	if s, ok := decodeValue(el, b, maxLen); ok {
+		return s
+	}
+	return hexValue(b, maxLen)
+}
+
+func hexValue(b []byte, maxLen int) string {
+	if len(b) > maxLen {
+		return "0x" + hex.EncodeToString(b[:maxLen]) + "…"
+	}
+	return "0x" + hex.EncodeToString(b)
+}
+
+func decodeValue(el *footer.SchemaElement, b []byte, maxLen int) (string, bool) {
+	lt := el.LogicalType.Value
+	ct, hasCT := el.ConvertedType.V, el.ConvertedType.Valid
+	is := func(c deprecated.ConvertedType) bool { return lt == nil && hasCT && ct == c }
+	scale := func() (int32, bool) {
+		if d, ok := lt.(*format.DecimalType); ok {
+			return d.Scale, true
+		}
+		if is(deprecated.Decimal) {
+			return el.Scale.V, true
+		}
+		return 0, false
+	}
+	switch el.Type.V {
+	case format.Boolean:
+		if len(b) != 1 || b[0] > 1 {
+			return "", false
+		}
+		return strconv.FormatBool(b[0] == 1), true
+	case format.Int32:
+		if len(b) != 4 {
+			return "", false
+		}
+		v := int32(binary.LittleEndian.Uint32(b))
+		if s, ok := scale(); ok {
+			return decimalString(big.NewInt(int64(v)), s), true
+		}
+		switch t := lt.(type) {
+		case *format.DateType:
+			return dateString(int64(v)), true
+		case *format.IntType:
+			if !t.IsSigned {
+				return strconv.FormatUint(uint64(uint32(v)), 10), true
+			}
+		case *format.TimeType:
+			return timeOfDay(int64(v), t.Unit), true
+		}
+		switch {
+		case is(deprecated.Date):
+			return dateString(int64(v)), true
+		case is(deprecated.TimeMillis):
+			return timeOfDay(int64(v), format.TimeUnit{Value: &format.MilliSeconds{}}), true
+		case is(deprecated.Uint8), is(deprecated.Uint16), is(deprecated.Uint32):
+			return strconv.FormatUint(uint64(uint32(v)), 10), true
+		}
+		return strconv.FormatInt(int64(v), 10), true
+	case format.Int64:
+		if len(b) != 8 {
+			return "", false
+		}
+		v := int64(binary.LittleEndian.Uint64(b))
+		if s, ok := scale(); ok {
+			return decimalString(big.NewInt(v), s), true
+		}
+		switch t := lt.(type) {
+		case *format.IntType:
+			if !t.IsSigned {
+				return strconv.FormatUint(uint64(v), 10), true
+			}
+		case *format.TimestampType:
+			return timestampString(v, t.Unit, t.IsAdjustedToUTC)
+		case *format.TimeType:
+			return timeOfDay(v, t.Unit), true
+		}
+		switch {
+		case is(deprecated.TimestampMillis):
+			return timestampString(v, format.TimeUnit{Value: &format.MilliSeconds{}}, true)
+		case is(deprecated.TimestampMicros):
+			return timestampString(v, format.TimeUnit{Value: &format.MicroSeconds{}}, true)
+		case is(deprecated.TimeMicros):
+			return timeOfDay(v, format.TimeUnit{Value: &format.MicroSeconds{}}), true
+		case is(deprecated.Uint64):
+			return strconv.FormatUint(uint64(v), 10), true
+		}
+		return strconv.FormatInt(v, 10), true
+	case format.Int96:
+		if len(b) != 12 {
+			return "", false
+		}
+		// Legacy timestamps: nanoseconds of the day, then the Julian day.
+		nanos := int64(binary.LittleEndian.Uint64(b[:8]))
+		day := int64(binary.LittleEndian.Uint32(b[8:]))
+		const julianUnixEpoch = 2440588
+		t := time.Unix((day-julianUnixEpoch)*86400, 0).UTC().Add(time.Duration(nanos))
+		return t.Format("2006-01-02T15:04:05.999999999"), true
+	case format.Float:
+		if len(b) != 4 {
+			return "", false
+		}
+		return strconv.FormatFloat(float64(math.Float32frombits(binary.LittleEndian.Uint32(b))), 'g', -1, 32), true
+	case format.Double:
+		if len(b) != 8 {
+			return "", false
+		}
+		return strconv.FormatFloat(math.Float64frombits(binary.LittleEndian.Uint64(b)), 'g', -1, 64), true
+	case format.ByteArray, format.FixedLenByteArray:
+		if s, ok := scale(); ok {
+			if len(b) == 0 || len(b) > 64 {
+				return "", false
+			}
+			return decimalString(bigFromTwosComplement(b), s), true
+		}
+		switch lt.(type) {
+		case *format.StringType, *format.EnumType, *format.JsonType:
+			return quoted(b, maxLen)
+		case *format.UUIDType:
+			u, err := uuid.FromBytes(b)
+			return u.String(), err == nil
+		case *format.Float16Type:
+			if len(b) != 2 {
+				return "", false
+			}
+			f := vector.Float16Bits(binary.LittleEndian.Uint16(b)).Float32()
+			return strconv.FormatFloat(float64(f), 'g', -1, 32), true
+		}
+		if is(deprecated.UTF8) || is(deprecated.Enum) || is(deprecated.Json) {
+			return quoted(b, maxLen)
+		}
+	}
+	return "", false
+}
+
+func quoted(b []byte, maxLen int) (string, bool) {
+	if !utf8.Valid(b) {
+		return "", false
+	}
+	s, cut := truncate(string(b), maxLen)
+	if cut {
+		return strconv.Quote(strings.TrimSuffix(s, "…")) + "…", true
+	}
+	return strconv.Quote(s), true
+}
+
+// decimalString renders unscaled × 10^-scale exactly.
+func decimalString(unscaled *big.Int, scale int32) string {
+	switch {
+	case scale == 0:
+		return unscaled.String()
+	case scale < 0 || scale > 1000: // invalid or absurd: no padding
+		return fmt.Sprintf("%se%d", unscaled, -scale)
+	}
+	neg := unscaled.Sign() < 0
+	digits := new(big.Int).Abs(unscaled).String()
+	if len(digits) <= int(scale) {
+		digits = strings.Repeat("0", int(scale)-len(digits)+1) + digits
+	}
+	s := digits[:len(digits)-int(scale)] + "." + digits[len(digits)-int(scale):]
+	if neg {
+		s = "-" + s
+	}
+	return s
+}
+
+// bigFromTwosComplement reads a big-endian two's-complement integer.
+func bigFromTwosComplement(b []byte) *big.Int {
+	v := new(big.Int).SetBytes(b)
+	if len(b) > 0 && b[0]&0x80 != 0 {
+		v.Sub(v, new(big.Int).Lsh(big.NewInt(1), uint(len(b)*8)))
+	}
+	return v
+}
+
+func dateString(days int64) string {
+	return time.Unix(days*86400, 0).UTC().Format("2006-01-02")
+}
+
+func unitDuration(u format.TimeUnit) (time.Duration, bool) {
+	if u.Value == nil {
+		return 0, false
+	}
+	return u.Value.Duration(), true
+}
+
+func timestampString(v int64, u format.TimeUnit, utc bool) (string, bool) {
+	d, ok := unitDuration(u)
+	if !ok {
+		return "", false
+	}
+	perSecond := int64(time.Second / d)
+	t := time.Unix(v/perSecond, (v%perSecond)*int64(d)).UTC()
+	if utc {
+		return t.Format("2006-01-02T15:04:05.999999999Z07:00"), true
+	}
+	return t.Format("2006-01-02T15:04:05.999999999"), true
+}
+
+func timeOfDay(v int64, u format.TimeUnit) string {
+	d, ok := unitDuration(u)
+	if !ok || v < 0 || v > int64(24*time.Hour/d) {
+		return strconv.FormatInt(v, 10)
+	}
+	t := time.Unix(0, 0).UTC().Add(time.Duration(v) * d)
+	if v == int64(24*time.Hour/d) {
+		return "24:00:00"
+	}
+	return t.Format("15:04:05.999999999")
+}
