@@ -1,0 +1,213 @@
+package vector
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/parquet-go/parquet-go/compress"
+	"github.com/parquet-go/parquet-go/format"
+)
+
+// Layout is one of the candidate Parquet layouts of a VECTOR column. Every
+// layout file the lab writes holds a single column, emb, whose row numbers
+// are the vector ids (no separate id column: a row number is what Take and
+// the searches return, and a second column would only add bytes that every
+// layout shares).
+type Layout uint8
+
+const (
+	// LayoutFLBA is FIXED_LEN_BYTE_ARRAY(dim × 4) annotated with the lab's
+	// VECTOR logical type by a footer rewrite (parquet-format PR #241's shape).
+	LayoutFLBA Layout = iota + 1
+	// LayoutFLBARaw is the same bytes without the annotation.
+	LayoutFLBARaw
+	// LayoutList is the 3-level LIST baseline:
+	// emb (LIST) { repeated group list { required|optional float element } }.
+	LayoutList
+	// LayoutVectorRepetition is PR #592's layout:
+	// emb (VECTOR) { vector group list [N] { required|optional float element } },
+	// the middle group with FieldRepetitionType VECTOR = 3 and vector_length N.
+	LayoutVectorRepetition
+)
+
+// Layouts lists every layout in declaration order.
+func Layouts() []Layout {
+	return []Layout{LayoutFLBA, LayoutFLBARaw, LayoutList, LayoutVectorRepetition}
+}
+
+func (l Layout) String() string {
+	switch l {
+	case LayoutFLBA:
+		return "flba"
+	case LayoutFLBARaw:
+		return "flba-raw"
+	case LayoutList:
+		return "list"
+	case LayoutVectorRepetition:
+		return "vector-repetition"
+	}
+	return fmt.Sprintf("Layout(%d)", uint8(l))
+}
+
+// ParseLayout parses a name as printed by String.
+func ParseLayout(name string) (Layout, error) {
+	for _, l := range Layouts() {
+		if strings.EqualFold(strings.TrimSpace(name), l.String()) {
+			return l, nil
+		}
+	}
+	return 0, fmt.Errorf("vector: unknown layout %q (want flba, flba-raw, list or vector-repetition)", name)
+}
+
+// ValueEncoding is how the float bytes of a page are encoded.
+type ValueEncoding uint8
+
+const (
+	EncodingPlain ValueEncoding = iota + 1
+	EncodingByteStreamSplit
+)
+
+// ValueEncodings lists the supported value encodings.
+func ValueEncodings() []ValueEncoding {
+	return []ValueEncoding{EncodingPlain, EncodingByteStreamSplit}
+}
+
+func (e ValueEncoding) String() string {
+	switch e {
+	case EncodingPlain:
+		return "plain"
+	case EncodingByteStreamSplit:
+		return "bss"
+	}
+	return fmt.Sprintf("ValueEncoding(%d)", uint8(e))
+}
+
+func (e ValueEncoding) format() format.Encoding {
+	if e == EncodingByteStreamSplit {
+		return format.ByteStreamSplit
+	}
+	return format.Plain
+}
+
+// Codec is a page compression codec.
+type Codec uint8
+
+const (
+	CodecNone Codec = iota + 1
+	CodecSnappy
+	CodecZstd
+	CodecLZ4 // LZ4_RAW, the Parquet codec that is plain LZ4 block format
+)
+
+// Codecs lists the supported codecs.
+func Codecs() []Codec { return []Codec{CodecNone, CodecSnappy, CodecZstd, CodecLZ4} }
+
+func (c Codec) String() string {
+	switch c {
+	case CodecNone:
+		return "none"
+	case CodecSnappy:
+		return "snappy"
+	case CodecZstd:
+		return "zstd"
+	case CodecLZ4:
+		return "lz4"
+	}
+	return fmt.Sprintf("Codec(%d)", uint8(c))
+}
+
+// codec returns parquet-go's implementation of c.
+func (c Codec) codec() (compress.Codec, error) {
+	switch c {
+	case CodecNone:
+		return parquetCodecs[format.Uncompressed], nil
+	case CodecSnappy:
+		return parquetCodecs[format.Snappy], nil
+	case CodecZstd:
+		return parquetCodecs[format.Zstd], nil
+	case CodecLZ4:
+		return parquetCodecs[format.Lz4Raw], nil
+	}
+	return nil, fmt.Errorf("vector: unknown codec %v", c)
+}
+
+// WriteOptions configure WriteFile.
+type WriteOptions struct {
+	Layout   Layout
+	Encoding ValueEncoding // default plain
+	Codec    Codec         // default none
+	// PageBytes is the target size of a data page's values before
+	// compression (default 1 MiB). Take reads whole pages unless they are
+	// uncompressed PLAIN, so smaller pages make Take cheaper and the file
+	// slightly larger.
+	PageBytes int
+	// VectorID is the VECTOR logical type's union id (default
+	// footer.DefaultVectorID).
+	VectorID int16
+}
+
+const defaultPageBytes = 1 << 20
+
+func (o WriteOptions) withDefaults() (WriteOptions, error) {
+	if o.Encoding == 0 {
+		o.Encoding = EncodingPlain
+	}
+	if o.Codec == 0 {
+		o.Codec = CodecNone
+	}
+	if o.PageBytes <= 0 {
+		o.PageBytes = defaultPageBytes
+	}
+	switch {
+	case o.Layout < LayoutFLBA || o.Layout > LayoutVectorRepetition:
+		return o, fmt.Errorf("vector: unknown layout %v", o.Layout)
+	case o.Encoding != EncodingPlain && o.Encoding != EncodingByteStreamSplit:
+		return o, fmt.Errorf("vector: unknown value encoding %v", o.Encoding)
+	case o.Codec < CodecNone || o.Codec > CodecLZ4:
+		return o, fmt.Errorf("vector: unknown codec %v", o.Codec)
+	}
+	return o, nil
+}
+
+// Column is the data of one float32 vector column: Rows() vectors of Dim
+// elements, row-major. Null (optional) marks null vectors; their slots in
+// Data are ignored but present. ElementNull (optional, rows × dim) marks
+// null elements, which only the list and vector-repetition layouts can hold.
+type Column struct {
+	Dim         int
+	Data        []float32
+	Null        []bool
+	ElementNull []bool
+	// Nullable makes the vector column optional even when Null is nil;
+	// NullableElements does the same for the elements.
+	Nullable, NullableElements bool
+}
+
+// Rows is the number of vectors.
+func (c Column) Rows() int {
+	if c.Dim <= 0 {
+		return 0
+	}
+	return len(c.Data) / c.Dim
+}
+
+func (c Column) nullable() bool         { return c.Nullable || c.Null != nil }
+func (c Column) nullableElements() bool { return c.NullableElements || c.ElementNull != nil }
+func (c Column) isNull(i int) bool      { return c.Null != nil && c.Null[i] }
+func (c Column) elemNull(i int) bool    { return c.ElementNull != nil && c.ElementNull[i] }
+
+func (c Column) check() error {
+	if err := CheckDim(c.Dim); err != nil {
+		return err
+	}
+	if len(c.Data)%c.Dim != 0 {
+		return fmt.Errorf("vector: column data of %d elements is not a multiple of dimension %d", len(c.Data), c.Dim)
+	}
+	if c.Null != nil && len(c.Null) != c.Rows() {
+		return fmt.Errorf("vector: %d null flags for %d rows", len(c.Null), c.Rows())
+	}
+	if c.ElementNull != nil && len(c.ElementNull) != len(c.Data) {
+		return fmt.Errorf("vector: %d element null flags for %d elements", len(c.ElementNull), len(c.Data))
+	}
+	return nil
+}

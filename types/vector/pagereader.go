@@ -1,0 +1,833 @@
+package vector
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"slices"
+	"unsafe"
+
+	"github.com/parquet-go/parquet-go/compress"
+	"github.com/parquet-go/parquet-go/encoding/bytestreamsplit"
+	"github.com/parquet-go/parquet-go/encoding/rle"
+	"github.com/parquet-go/parquet-go/encoding/thrift"
+	"github.com/parquet-go/parquet-go/format"
+
+	"github.com/coltype-lab/lab/formats/parquet/footer"
+)
+
+// FileInfo describes the vector column of a layout file.
+type FileInfo struct {
+	Path   string
+	Layout Layout
+	// Dim is the column dimension; 0 for a list column without a single
+	// non-null vector (nothing says its length).
+	Dim  int
+	Rows int64
+	// Nullable vectors (optional outer field) and elements.
+	Nullable, NullableElements bool
+	MaxDef, MaxRep             int
+	Codec                      format.CompressionCodec
+}
+
+// File is an open layout file: its footer, the vector column's chunks and
+// their pages. It reads with ReadAt only, so one File serves concurrent
+// readers.
+type File struct {
+	info   FileInfo
+	r      io.ReaderAt
+	closer io.Closer
+	chunks []chunk
+}
+
+type chunk struct {
+	firstRow, rows int64
+	meta           *footer.ColumnMetaData
+	codec          compress.Codec
+	start, end     int64 // byte range of the pages
+	// pages from the OffsetIndex, nil when the file has none.
+	pages []format.PageLocation
+}
+
+// OpenFile opens a Parquet file written in one of the layouts (by WriteFile
+// or any writer producing the same shape) and works out its layout from the
+// schema: a FIXED_LEN_BYTE_ARRAY leaf is flba (with the VECTOR annotation,
+// in the footer or its key/value mirror) or flba-raw; a group over a
+// REPEATED group is list; over a VECTOR group, vector-repetition. The file
+// must hold one top-level field, or one named emb. Elements are FLOAT.
+func OpenFile(path string) (*File, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	vf, err := openReader(f, st.Size(), path)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	vf.closer = f
+	return vf, nil
+}
+
+// Close closes the underlying file.
+func (f *File) Close() error {
+	if f.closer != nil {
+		return f.closer.Close()
+	}
+	return nil
+}
+
+// Info describes the column.
+func (f *File) Info() FileInfo { return f.info }
+
+func openReader(r io.ReaderAt, size int64, path string) (*File, error) {
+	ft, err := footer.ReadFooter(r, size)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	// The mirror names the VECTOR id the writer used; decode again under it
+	// when it is not the default, so that the annotation is recognised.
+	if anns, err := footer.ReadAnnotations(ft.Meta); err == nil {
+		for _, a := range anns {
+			if a.Kind == footer.KindVector && a.ID != footer.DefaultVectorID && a.ID > 0 {
+				if again, err := footer.ReadFooter(r, size, footer.WithVectorID(a.ID)); err == nil {
+					ft = again
+				}
+				break
+			}
+		}
+	}
+	info, leafPath, err := detectLayout(ft.Meta)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	info.Path = path
+	vf := &File{info: info, r: r}
+	var row int64
+	for gi, rg := range ft.Meta.RowGroups {
+		var cc *footer.ColumnChunk
+		for i := range rg.Columns {
+			if m := rg.Columns[i].MetaData; m != nil && slices.Equal(m.PathInSchema, leafPath) {
+				cc = &rg.Columns[i]
+			}
+		}
+		where := fmt.Sprintf("%s: row group %d, column %v", path, gi, leafPath)
+		if cc == nil {
+			return nil, fmt.Errorf("%s: no column chunk with metadata", where)
+		}
+		m := cc.MetaData
+		codec, ok := parquetCodecs[m.Codec]
+		if !ok {
+			return nil, fmt.Errorf("%s: codec %v is not supported (want UNCOMPRESSED, SNAPPY, ZSTD or LZ4_RAW)", where, m.Codec)
+		}
+		if m.DictionaryPageOffset.Valid && m.DictionaryPageOffset.V > 0 {
+			return nil, fmt.Errorf("%s: dictionary-encoded vector columns are not supported", where)
+		}
+		if info.Layout == LayoutVectorRepetition && m.NumValues != rg.NumRows*int64(info.Dim) {
+			return nil, fmt.Errorf("%s: num_values %d ≠ %d rows × vector_length %d: the declared vector_length disagrees with the data",
+				where, m.NumValues, rg.NumRows, info.Dim)
+		}
+		c := chunk{firstRow: row, rows: rg.NumRows, meta: m, codec: codec,
+			start: m.DataPageOffset, end: m.DataPageOffset + m.TotalCompressedSize}
+		if c.start < 4 || c.end > size || c.start > c.end {
+			return nil, fmt.Errorf("%s: pages at bytes [%d, %d) lie outside the %d-byte file", where, c.start, c.end, size)
+		}
+		if cc.OffsetIndexOffset.Valid && cc.OffsetIndexLength.Valid {
+			c.pages, err = readOffsetIndex(r, size, cc.OffsetIndexOffset.V, cc.OffsetIndexLength.V)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", where, err)
+			}
+		}
+		vf.chunks = append(vf.chunks, c)
+		row += rg.NumRows
+		vf.info.Codec = m.Codec
+	}
+	vf.info.Rows = row
+	if row != ft.Meta.NumRows {
+		return nil, fmt.Errorf("%s: row groups hold %d rows, the footer says %d", path, row, ft.Meta.NumRows)
+	}
+	if vf.info.Layout == LayoutList && vf.info.Dim == 0 {
+		if err := vf.inferListDim(); err != nil {
+			return nil, err
+		}
+	}
+	return vf, nil
+}
+
+func readOffsetIndex(r io.ReaderAt, size, off int64, n int32) ([]format.PageLocation, error) {
+	if off < 0 || n < 0 || off+int64(n) > size {
+		return nil, fmt.Errorf("offset index at [%d, %d) lies outside the %d-byte file", off, off+int64(n), size)
+	}
+	b := make([]byte, n)
+	if _, err := r.ReadAt(b, off); err != nil && !(errors.Is(err, io.EOF) && len(b) > 0) {
+		return nil, fmt.Errorf("read offset index at %d: %w", off, err)
+	}
+	var oi format.OffsetIndex
+	if err := thrift.Unmarshal(&compactProtocol, b, &oi); err != nil {
+		return nil, fmt.Errorf("offset index at %d: %w", off, err)
+	}
+	return oi.PageLocations, nil
+}
+
+// detectLayout finds the vector column and its layout.
+func detectLayout(meta *footer.FileMetaData) (FileInfo, []string, error) {
+	s := meta.Schema
+	if len(s) < 2 {
+		return FileInfo{}, nil, errors.New("the schema has no column")
+	}
+	// Top-level fields: walk the flattened tree.
+	var tops []int
+	i := 1
+	var skip func(int) int
+	skip = func(i int) int { // index after the subtree at i
+		n := int(s[i].NumChildren.V)
+		i++
+		for range n {
+			i = skip(i)
+		}
+		return i
+	}
+	for i < len(s) {
+		tops = append(tops, i)
+		i = skip(i)
+	}
+	top := -1
+	for _, t := range tops {
+		if s[t].Name == ColumnName {
+			top = t
+		}
+	}
+	if top < 0 {
+		if len(tops) != 1 {
+			return FileInfo{}, nil, fmt.Errorf("%d top-level fields and none named %q: which one is the vector column?", len(tops), ColumnName)
+		}
+		top = tops[0]
+	}
+	el := &s[top]
+	name := el.Name
+	anns, _ := footer.ReadAnnotations(meta)
+	var ann *footer.Annotation
+	for k := range anns {
+		if anns[k].Kind == footer.KindVector && slices.Equal(anns[k].Path, []string{name}) {
+			ann = &anns[k]
+		}
+	}
+	info := FileInfo{Nullable: el.RepetitionType.V == footer.Optional}
+	if r := el.RepetitionType; r.Valid && r.V != footer.Optional && r.V != footer.Required {
+		return info, nil, fmt.Errorf("column %s is %s; a vector column is optional or required", name, r.V)
+	}
+	if info.Nullable {
+		info.MaxDef = 1
+	}
+	if !el.IsGroup() {
+		if el.Type.V != format.FixedLenByteArray {
+			return info, nil, fmt.Errorf("column %s is a %s leaf; a vector leaf is FIXED_LEN_BYTE_ARRAY", name, el.Type.V)
+		}
+		info.Layout = LayoutFLBARaw
+		if _, ok := el.LogicalType.Value.(*footer.VectorType); ok || ann != nil {
+			info.Layout = LayoutFLBA
+		}
+		if ann != nil && ann.Element != "" && ann.Element != "FLOAT" {
+			return info, nil, fmt.Errorf("column %s: VECTOR element %s is not supported by this reader (FLOAT only)", name, ann.Element)
+		}
+		n := int(el.TypeLength.V)
+		if n <= 0 || n%4 != 0 {
+			return info, nil, fmt.Errorf("column %s: FIXED_LEN_BYTE_ARRAY(%d) is not a multiple of the float32 width 4", name, n)
+		}
+		info.Dim = n / 4
+		if ann != nil && ann.VectorLength != 0 && int(ann.VectorLength) != info.Dim {
+			return info, nil, fmt.Errorf("column %s: declared vector_length %d disagrees with FIXED_LEN_BYTE_ARRAY(%d) = %d float32 elements",
+				name, ann.VectorLength, n, info.Dim)
+		}
+		return info, []string{name}, nil
+	}
+	if el.NumChildren.V != 1 || top+2 >= len(s) || !s[top+1].IsGroup() || s[top+1].NumChildren.V != 1 || s[top+2].IsGroup() {
+		return info, nil, fmt.Errorf("column %s is a group but not a 3-level list or vector: outer group, middle group, element", name)
+	}
+	mid, elem := &s[top+1], &s[top+2]
+	path := []string{name, mid.Name, elem.Name}
+	if elem.Type.V != format.Float {
+		return info, nil, fmt.Errorf("column %s: element %s is %s; this reader reads FLOAT elements", name, elem.Name, elem.Type.V)
+	}
+	switch mid.RepetitionType.V {
+	case footer.Repeated:
+		info.Layout = LayoutList
+		info.MaxDef++
+		info.MaxRep = 1
+		if ann != nil && ann.VectorLength > 0 {
+			info.Dim = int(ann.VectorLength)
+		}
+	case footer.Vector:
+		info.Layout = LayoutVectorRepetition
+		if !mid.VectorLength.Valid || mid.VectorLength.V <= 0 {
+			return info, nil, fmt.Errorf("column %s: VECTOR group %s has no positive vector_length", name, mid.Name)
+		}
+		info.Dim = int(mid.VectorLength.V)
+		if ann != nil && ann.VectorLength > 0 && int(ann.VectorLength) != info.Dim {
+			return info, nil, fmt.Errorf("column %s: vector_length %d in the schema disagrees with %d in the key/value mirror", name, info.Dim, ann.VectorLength)
+		}
+	default:
+		return info, nil, fmt.Errorf("column %s: middle group %s is %s, want REPEATED (list) or VECTOR", name, mid.Name, mid.RepetitionType.V)
+	}
+	switch elem.RepetitionType.V {
+	case footer.Optional:
+		info.NullableElements = true
+		info.MaxDef++
+	case footer.Required:
+	default:
+		return info, nil, fmt.Errorf("column %s: element is %s, want optional or required", name, elem.RepetitionType.V)
+	}
+	return info, path, nil
+}
+
+// inferListDim takes a list column's dimension from its first non-null
+// vector; every other vector must then have as many elements.
+func (f *File) inferListDim() error {
+	for ci := range f.chunks {
+		refs, err := f.pageRefs(ci)
+		if err != nil {
+			return err
+		}
+		for _, ref := range refs {
+			p, err := f.decodePage(ref, 0)
+			if err != nil {
+				return err
+			}
+			if p.dim > 0 {
+				f.info.Dim = p.dim
+				return nil
+			}
+		}
+	}
+	return nil
+}
+
+// pageRef locates one page: its file offset and total size (header
+// included) when known (-1 otherwise: the header tells).
+type pageRef struct {
+	chunk    int
+	offset   int64
+	size     int64
+	firstRow int64 // within the file; -1 when not known
+}
+
+// pageRefs lists a chunk's data pages: from the OffsetIndex when there is
+// one, else by walking the page headers.
+func (f *File) pageRefs(ci int) ([]pageRef, error) {
+	c := &f.chunks[ci]
+	if c.pages != nil {
+		refs := make([]pageRef, len(c.pages))
+		for i, p := range c.pages {
+			if p.Offset < c.start || p.Offset+int64(p.CompressedPageSize) > c.end {
+				return nil, fmt.Errorf("%s: offset index page %d at [%d, %d) lies outside the column chunk [%d, %d)",
+					f.info.Path, i, p.Offset, p.Offset+int64(p.CompressedPageSize), c.start, c.end)
+			}
+			refs[i] = pageRef{chunk: ci, offset: p.Offset, size: int64(p.CompressedPageSize), firstRow: c.firstRow + p.FirstRowIndex}
+		}
+		return refs, nil
+	}
+	var refs []pageRef
+	for off := c.start; off < c.end; {
+		h, hlen, _, err := f.readHeader(off, c.end)
+		if err != nil {
+			return nil, err
+		}
+		size := int64(hlen) + int64(h.CompressedPageSize)
+		if h.Type == format.DataPage || h.Type == format.DataPageV2 {
+			refs = append(refs, pageRef{chunk: ci, offset: off, size: size, firstRow: -1})
+		} else if h.Type == format.DictionaryPage {
+			return nil, fmt.Errorf("%s: dictionary page at byte %d: dictionary-encoded vector columns are not supported", f.info.Path, off)
+		}
+		off += size
+	}
+	return refs, nil
+}
+
+const headerProbe = 1 << 10
+
+// readHeader decodes the page header at off; prefix holds the bytes read,
+// the header and whatever of the body followed it.
+func (f *File) readHeader(off, end int64) (format.PageHeader, int, []byte, error) {
+	for probe := int64(headerProbe); ; probe *= 16 {
+		n := min(probe, end-off)
+		if n <= 0 {
+			return format.PageHeader{}, 0, nil, fmt.Errorf("%s: page header at byte %d: past the end of the column chunk", f.info.Path, off)
+		}
+		buf := make([]byte, n)
+		if err := readAt(f.r, buf, off); err != nil {
+			return format.PageHeader{}, 0, nil, fmt.Errorf("%s: page header at byte %d: %w", f.info.Path, off, err)
+		}
+		var h format.PageHeader
+		rd := compactProtocol.NewReaderFromBytes(buf)
+		err := thrift.NewDecoder(rd).Decode(&h)
+		if err == nil {
+			hlen := rd.BytesRead()
+			if h.CompressedPageSize < 0 || h.UncompressedPageSize < 0 || off+int64(hlen)+int64(h.CompressedPageSize) > end {
+				return h, 0, nil, fmt.Errorf("%s: page header at byte %d: page of %d bytes overruns the column chunk ending at %d",
+					f.info.Path, off, h.CompressedPageSize, end)
+			}
+			return h, hlen, buf, nil
+		}
+		if n == end-off || probe > 1<<24 {
+			return h, 0, nil, fmt.Errorf("%s: page header at byte %d: %w", f.info.Path, off, err)
+		}
+	}
+}
+
+func readAt(r io.ReaderAt, p []byte, off int64) error {
+	n, err := r.ReadAt(p, off)
+	if n == len(p) {
+		return nil
+	}
+	if err == nil || errors.Is(err, io.EOF) {
+		err = io.ErrUnexpectedEOF
+	}
+	return err
+}
+
+// decodedPage is one data page turned into float32 rows.
+type decodedPage struct {
+	rows int
+	// present marks the non-null rows; nil when every row is present.
+	present []bool
+	// vectors holds the present rows, dim elements each, contiguous. Null
+	// elements are NaN. It may alias the page buffer (zero copy).
+	vectors []float32
+	dim     int
+	// zeroCopy reports that vectors aliases the bytes read from the file.
+	zeroCopy bool
+}
+
+// pageLayout is where the parts of a page sit.
+type pageLayout struct {
+	h          format.PageHeader
+	hlen       int
+	numValues  int
+	encoding   format.Encoding
+	v2         bool
+	compressed bool // the values (v2) or the whole body (v1) are compressed
+}
+
+func (f *File) parseHeader(h format.PageHeader, hlen int, c *chunk) (pageLayout, error) {
+	pl := pageLayout{h: h, hlen: hlen, compressed: c.meta.Codec != format.Uncompressed}
+	switch h.Type {
+	case format.DataPage:
+		if !h.DataPageHeader.Valid {
+			return pl, errors.New("DATA_PAGE without its data_page_header")
+		}
+		d := h.DataPageHeader.V
+		pl.numValues, pl.encoding = int(d.NumValues), d.Encoding
+		if f.info.MaxDef > 0 && d.DefinitionLevelEncoding != format.RLE {
+			return pl, fmt.Errorf("definition levels in %v; only RLE is supported", d.DefinitionLevelEncoding)
+		}
+		if f.info.MaxRep > 0 && d.RepetitionLevelEncoding != format.RLE {
+			return pl, fmt.Errorf("repetition levels in %v; only RLE is supported", d.RepetitionLevelEncoding)
+		}
+	case format.DataPageV2:
+		if !h.DataPageHeaderV2.Valid {
+			return pl, errors.New("DATA_PAGE_V2 without its data_page_header_v2")
+		}
+		d := h.DataPageHeaderV2.V
+		pl.v2 = true
+		pl.numValues, pl.encoding = int(d.NumValues), d.Encoding
+		if d.IsCompressed.Valid && !d.IsCompressed.V {
+			pl.compressed = false
+		}
+		if d.DefinitionLevelsByteLength < 0 || d.RepetitionLevelsByteLength < 0 ||
+			int64(d.DefinitionLevelsByteLength)+int64(d.RepetitionLevelsByteLength) > int64(h.CompressedPageSize) {
+			return pl, errors.New("DATA_PAGE_V2 level lengths exceed the page")
+		}
+	default:
+		return pl, fmt.Errorf("page type %v where a data page was expected", h.Type)
+	}
+	if pl.numValues < 0 {
+		return pl, fmt.Errorf("num_values %d", pl.numValues)
+	}
+	if pl.encoding != format.Plain && pl.encoding != format.ByteStreamSplit {
+		return pl, fmt.Errorf("values in %v; this reader decodes PLAIN and BYTE_STREAM_SPLIT", pl.encoding)
+	}
+	return pl, nil
+}
+
+// valuesOffset is where the values start in the body as stored, when it can
+// be known from the header and the probe (-1 otherwise).
+func (f *File) valuesOffset(pl pageLayout, probe []byte) int {
+	if pl.v2 {
+		d := pl.h.DataPageHeaderV2.V
+		return int(d.DefinitionLevelsByteLength + d.RepetitionLevelsByteLength)
+	}
+	if pl.compressed || f.info.MaxRep > 0 {
+		return -1
+	}
+	if f.info.MaxDef == 0 {
+		return 0
+	}
+	body := probe[pl.hlen:]
+	if len(body) < 4 {
+		return -1
+	}
+	return 4 + int(binary.LittleEndian.Uint32(body))
+}
+
+// alignedBody returns a buffer of n bytes placed so that byte at of it sits
+// on a 4-byte boundary (at < 0: no preference).
+func alignedBody(n, at int) []byte {
+	buf := make([]byte, n+3)
+	if at < 0 {
+		return buf[:n:n]
+	}
+	s := 0
+	for (uintptr(unsafe.Pointer(unsafe.SliceData(buf)))+uintptr(s+at))%4 != 0 {
+		s++
+	}
+	return buf[s : s+n : s+n]
+}
+
+// decodePage reads and decodes the page at ref. wantDim is the expected
+// dimension (0: take it from the page, list only).
+func (f *File) decodePage(ref pageRef, wantDim int) (decodedPage, error) {
+	c := &f.chunks[ref.chunk]
+	h, hlen, probe, err := f.readHeader(ref.offset, c.end)
+	if err != nil {
+		return decodedPage{}, err
+	}
+	where := func() string { return fmt.Sprintf("%s: page at byte %d", f.info.Path, ref.offset) }
+	pl, err := f.parseHeader(h, hlen, c)
+	if err != nil {
+		return decodedPage{}, fmt.Errorf("%s: %w", where(), err)
+	}
+	n := int(h.CompressedPageSize)
+	body := alignedBody(n, f.valuesOffset(pl, probe))
+	have := copy(body, probe[min(hlen, len(probe)):])
+	if have < n {
+		if err := readAt(f.r, body[have:], ref.offset+int64(hlen)+int64(have)); err != nil {
+			return decodedPage{}, fmt.Errorf("%s: %w", where(), err)
+		}
+	}
+	p, err := f.decodeBody(pl, c, body, wantDim)
+	if err != nil {
+		return decodedPage{}, fmt.Errorf("%s: %w", where(), err)
+	}
+	return p, nil
+}
+
+// decodeBody turns a page body into rows. The body is the page as stored
+// (compressed or not); the result may alias it.
+func (f *File) decodeBody(pl pageLayout, c *chunk, body []byte, wantDim int) (decodedPage, error) {
+	info := &f.info
+	var repBytes, defBytes, vals []byte
+	if pl.v2 {
+		d := pl.h.DataPageHeaderV2.V
+		repBytes = body[:d.RepetitionLevelsByteLength]
+		defBytes = body[d.RepetitionLevelsByteLength : d.RepetitionLevelsByteLength+d.DefinitionLevelsByteLength]
+		vals = body[d.RepetitionLevelsByteLength+d.DefinitionLevelsByteLength:]
+		if pl.compressed {
+			out, err := c.codec.Decode(make([]byte, 0, max(0, int(pl.h.UncompressedPageSize)-len(repBytes)-len(defBytes))), vals)
+			if err != nil {
+				return decodedPage{}, fmt.Errorf("decompress: %w", err)
+			}
+			vals = realign(out)
+		}
+	} else {
+		raw := body
+		if pl.compressed {
+			out, err := c.codec.Decode(make([]byte, 0, pl.h.UncompressedPageSize), body)
+			if err != nil {
+				return decodedPage{}, fmt.Errorf("decompress: %w", err)
+			}
+			raw = out
+		}
+		var err error
+		if info.MaxRep > 0 {
+			repBytes, raw, err = lengthPrefixed(raw, "repetition")
+			if err != nil {
+				return decodedPage{}, err
+			}
+		}
+		if info.MaxDef > 0 {
+			defBytes, raw, err = lengthPrefixed(raw, "definition")
+			if err != nil {
+				return decodedPage{}, err
+			}
+		}
+		vals = raw
+		if pl.compressed {
+			vals = realign(vals)
+		}
+	}
+	nv := pl.numValues
+	var reps, defs []byte
+	var err error
+	if info.MaxRep > 0 {
+		if reps, err = decodeLevels(repBytes, info.MaxRep, nv, "repetition"); err != nil {
+			return decodedPage{}, err
+		}
+	}
+	if info.MaxDef > 0 {
+		if defs, err = decodeLevels(defBytes, info.MaxDef, nv, "definition"); err != nil {
+			return decodedPage{}, err
+		}
+	}
+	nonNull := nv
+	if defs != nil {
+		nonNull = 0
+		for _, d := range defs {
+			if int(d) == info.MaxDef {
+				nonNull++
+			}
+		}
+	}
+	flba := info.Layout == LayoutFLBA || info.Layout == LayoutFLBARaw
+	elems, zero, err := decodeFloats(vals, nonNull, pl.encoding, flba, info.Dim)
+	if err != nil {
+		return decodedPage{}, err
+	}
+	zero = zero && !pl.compressed
+	switch info.Layout {
+	case LayoutFLBA, LayoutFLBARaw:
+		p := decodedPage{rows: nv, vectors: elems, dim: info.Dim, zeroCopy: zero}
+		if defs != nil && nonNull != nv {
+			p.present = make([]bool, nv)
+			for i, d := range defs {
+				p.present[i] = d == 1
+			}
+		}
+		return p, nil
+	case LayoutVectorRepetition:
+		return assembleFixed(info, nv, defs, elems, zero)
+	default:
+		return assembleList(info, nv, reps, defs, elems, wantDim)
+	}
+}
+
+// realign returns b, or a copy of it when it does not start on a 4-byte
+// boundary (decompressors return what they allocate; this is rare).
+func realign(b []byte) []byte {
+	if len(b) == 0 || uintptr(unsafe.Pointer(unsafe.SliceData(b)))%4 == 0 {
+		return b
+	}
+	c := alignedBody(len(b), 0)
+	copy(c, b)
+	return c
+}
+
+func lengthPrefixed(b []byte, what string) (section, rest []byte, err error) {
+	if len(b) < 4 {
+		return nil, nil, fmt.Errorf("%s levels: %d bytes left, no room for their length", what, len(b))
+	}
+	n := int64(binary.LittleEndian.Uint32(b))
+	if n > int64(len(b)-4) {
+		return nil, nil, fmt.Errorf("%s levels of %d bytes overrun the page (%d left)", what, n, len(b)-4)
+	}
+	return b[4 : 4+n], b[4+n:], nil
+}
+
+func decodeLevels(src []byte, maxLevel, n int, what string) ([]byte, error) {
+	e := rle.Encoding{BitWidth: bitWidth(maxLevel)}
+	out, err := e.DecodeLevels(make([]byte, 0, n+8), src)
+	if err != nil {
+		return nil, fmt.Errorf("%s levels: %w", what, err)
+	}
+	if len(out) < n {
+		return nil, fmt.Errorf("%s levels: %d decoded, the page has %d values", what, len(out), n)
+	}
+	out = out[:n]
+	for i, l := range out {
+		if int(l) > maxLevel {
+			return nil, fmt.Errorf("%s level %d at value %d exceeds the maximum %d", what, l, i, maxLevel)
+		}
+	}
+	return out, nil
+}
+
+// decodeFloats decodes n values: FLOAT elements, or FIXED_LEN_BYTE_ARRAY
+// cells of dim floats (flba). PLAIN float bytes are aliased when aligned.
+func decodeFloats(src []byte, n int, enc format.Encoding, flba bool, dim int) ([]float32, bool, error) {
+	want := n * 4
+	if flba {
+		want = n * dim * 4
+	}
+	if len(src) != want {
+		if flba {
+			return nil, false, fmt.Errorf("%d value bytes for %d FIXED_LEN_BYTE_ARRAY(%d) cells (%d bytes): the cell length is not dim × 4 or the page is corrupt", len(src), n, dim*4, want)
+		}
+		return nil, false, fmt.Errorf("%d value bytes for %d FLOAT values (%d bytes)", len(src), n, want)
+	}
+	if enc == format.ByteStreamSplit {
+		var e bytestreamsplit.Encoding
+		if flba {
+			b, err := e.DecodeFixedLenByteArray(alignedBody(len(src), 0)[:0], src, dim*4)
+			if err != nil {
+				return nil, false, err
+			}
+			v, _ := Float32s(b)
+			return v, false, nil
+		}
+		v, err := e.DecodeFloat(make([]float32, 0, n), src)
+		return v, false, err
+	}
+	if v, ok := Float32View(src); ok {
+		return v, true, nil
+	}
+	v, err := Float32.DecodeAppend(make([]float32, 0, len(src)/4), src)
+	return v, false, err
+}
+
+// assembleFixed builds the rows of a vector-repetition page: num_values is
+// rows × N, a null vector has level 0 in all its N slots.
+func assembleFixed(info *FileInfo, nv int, defs []byte, elems []float32, zero bool) (decodedPage, error) {
+	dim := info.Dim
+	if nv%dim != 0 {
+		return decodedPage{}, fmt.Errorf("num_values %d is not a multiple of the declared vector_length %d", nv, dim)
+	}
+	rows := nv / dim
+	p := decodedPage{rows: rows, dim: dim}
+	if defs == nil {
+		p.vectors, p.zeroCopy = elems, zero
+		return p, nil
+	}
+	present := 0
+	elemNulls := false
+	for r := range rows {
+		lv := defs[r*dim : (r+1)*dim]
+		isNull := info.Nullable && lv[0] == 0
+		for j, l := range lv {
+			if info.Nullable && (l == 0) != isNull {
+				return decodedPage{}, fmt.Errorf("row %d of the page: slot %d has definition level %d while slot 0 has %d: a vector is null in all its slots or none", r, j, l, lv[0])
+			}
+			if !isNull && int(l) != info.MaxDef {
+				elemNulls = true
+			}
+		}
+		if isNull {
+			if p.present == nil {
+				p.present = make([]bool, rows)
+				for k := range r {
+					p.present[k] = true
+				}
+			}
+			continue
+		}
+		if p.present != nil {
+			p.present[r] = true
+		}
+		present++
+	}
+	if !elemNulls {
+		// The values of the present rows are contiguous already.
+		p.vectors, p.zeroCopy = elems, zero
+		return p, nil
+	}
+	out := make([]float32, 0, present*dim)
+	k := 0
+	for r := range rows {
+		if p.present != nil && !p.present[r] {
+			continue
+		}
+		for _, l := range defs[r*dim : (r+1)*dim] {
+			if int(l) == info.MaxDef {
+				out = append(out, elems[k])
+				k++
+			} else {
+				out = append(out, float32(math.NaN()))
+			}
+		}
+	}
+	p.vectors = out
+	return p, nil
+}
+
+// assembleList builds the rows of a LIST page. Levels: 0 = null vector
+// (when nullable), the list level = empty list, maxDef−1 = null element
+// (when elements are nullable), maxDef = a value.
+func assembleList(info *FileInfo, nv int, reps, defs []byte, elems []float32, dim int) (decodedPage, error) {
+	nullDef := -1
+	if info.Nullable {
+		nullDef = 0
+	}
+	emptyDef := info.MaxDef - 1
+	if info.NullableElements {
+		emptyDef--
+	}
+	if dim == 0 {
+		dim = info.Dim
+	}
+	var present []bool
+	anyNull := false
+	out := elems
+	copied := false
+	rows, k, cur := 0, 0, -1 // cur counts the current row's elements
+	finish := func() error {
+		if cur < 0 || !present[rows-1] {
+			return nil
+		}
+		if dim == 0 {
+			dim = cur
+		}
+		if cur != dim {
+			return fmt.Errorf("row %d of the page has %d elements, the column dimension is %d", rows-1, cur, dim)
+		}
+		return nil
+	}
+	for i := range nv {
+		if reps[i] == 0 {
+			if err := finish(); err != nil {
+				return decodedPage{}, err
+			}
+			rows++
+			present = append(present, true)
+			cur = 0
+			d := int(defs[i])
+			if d == nullDef {
+				present[rows-1] = false
+				anyNull = true
+				cur = -1
+				continue
+			}
+			if d == emptyDef {
+				continue // an empty list: finish reports 0 elements
+			}
+		} else if cur < 0 {
+			return decodedPage{}, fmt.Errorf("value %d continues a null vector", i)
+		}
+		d := int(defs[i])
+		switch {
+		case d == info.MaxDef:
+			if copied {
+				out = append(out, elems[k])
+			}
+			k++
+		case info.NullableElements && d == info.MaxDef-1:
+			if !copied {
+				// First null element: from here on build a copy.
+				pos := k
+				// elements of present rows so far = values so far + NaNs so far (none yet)
+				out = append(make([]float32, 0, len(elems)+nv), elems[:pos]...)
+				copied = true
+			}
+			out = append(out, float32(math.NaN()))
+		default:
+			return decodedPage{}, fmt.Errorf("value %d: definition level %d inside a vector", i, d)
+		}
+		cur++
+	}
+	if err := finish(); err != nil {
+		return decodedPage{}, err
+	}
+	if k != len(elems) {
+		return decodedPage{}, fmt.Errorf("%d values decoded, the levels define %d", len(elems), k)
+	}
+	p := decodedPage{rows: rows, vectors: out, dim: dim}
+	if anyNull {
+		p.present = present
+	}
+	return p, nil
+}

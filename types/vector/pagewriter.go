@@ -1,0 +1,415 @@
+package vector
+
+import (
+	"bufio"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+
+	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/compress"
+	"github.com/parquet-go/parquet-go/encoding/bytestreamsplit"
+	"github.com/parquet-go/parquet-go/encoding/plain"
+	"github.com/parquet-go/parquet-go/encoding/rle"
+	"github.com/parquet-go/parquet-go/encoding/thrift"
+	"github.com/parquet-go/parquet-go/format"
+
+	"github.com/coltype-lab/lab/formats/parquet/footer"
+)
+
+// ColumnName is the name of the single vector column of a layout file.
+const ColumnName = "emb"
+
+var parquetCodecs = map[format.CompressionCodec]compress.Codec{
+	format.Uncompressed: &parquet.Uncompressed,
+	format.Snappy:       &parquet.Snappy,
+	format.Zstd:         &parquet.Zstd,
+	format.Lz4Raw:       &parquet.Lz4Raw,
+}
+
+var compactProtocol thrift.CompactProtocol
+
+// WriteFile writes col to path as a single-column Parquet file (column emb)
+// in the layout opts.Layout. flba, flba-raw and list are written by
+// parquet-go; flba then gets its VECTOR annotation by a footer rewrite.
+// vector-repetition, which parquet-go cannot express, is written page by page
+// (writeVectorRepetition).
+//
+// Statistics are off for the vector column in every layout: the min and
+// max of a FIXED_LEN_BYTE_ARRAY are byte-wise comparisons of little-endian
+// floats, meaningless as bounds, and the min/max of a list's elements mix
+// every dimension, so no reader can prune with them; computing them costs a
+// pass over the data and page-header bytes for nothing.
+func WriteFile(path string, col Column, opts WriteOptions) (err error) {
+	opts, err = opts.withDefaults()
+	if err != nil {
+		return err
+	}
+	if err := col.check(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if col.nullableElements() && (opts.Layout == LayoutFLBA || opts.Layout == LayoutFLBARaw) {
+		return fmt.Errorf("write %s: layout %v cannot hold null elements (a FIXED_LEN_BYTE_ARRAY cell is all or nothing)", path, opts.Layout)
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			os.Remove(path)
+		}
+	}()
+	switch opts.Layout {
+	case LayoutVectorRepetition:
+		bw := bufio.NewWriterSize(f, 1<<20)
+		if err := writeVectorRepetition(bw, col, opts); err != nil {
+			return fmt.Errorf("write %s: %w", path, err)
+		}
+		return bw.Flush()
+	case LayoutFLBA:
+		// parquet-go writes the raw file, the rewrite adds the annotation.
+		tmp, err := os.CreateTemp(filepath.Dir(path), ".vector-*.parquet")
+		if err != nil {
+			return err
+		}
+		defer os.Remove(tmp.Name())
+		defer tmp.Close()
+		if err := writeParquetGo(tmp, col, opts); err != nil {
+			return fmt.Errorf("write %s: %w", path, err)
+		}
+		st, err := tmp.Stat()
+		if err != nil {
+			return err
+		}
+		bw := bufio.NewWriterSize(f, 1<<20)
+		id := opts.VectorID
+		if id == 0 {
+			id = footer.DefaultVectorID
+		}
+		err = footer.RewriteFooter(tmp, st.Size(), bw, func(m *footer.FileMetaData) error {
+			return footer.Annotate(m, []string{ColumnName}, footer.Annotation{
+				Kind: footer.KindVector, ID: id, VectorLength: int32(col.Dim), Element: "FLOAT"})
+		}, footer.WithVectorID(id))
+		if err != nil {
+			return fmt.Errorf("write %s: annotate: %w", path, err)
+		}
+		return bw.Flush()
+	default:
+		return writeParquetGo(f, col, opts)
+	}
+}
+
+// writeParquetGo writes the flba (unannotated) and list layouts with
+// parquet-go.
+func writeParquetGo(w io.Writer, col Column, opts WriteOptions) error {
+	codec, err := opts.Codec.codec()
+	if err != nil {
+		return err
+	}
+	var node parquet.Node
+	var leafPath []string
+	flba := opts.Layout != LayoutList
+	if flba {
+		node = parquet.Leaf(parquet.FixedLenByteArrayType(col.Dim * 4))
+		if opts.Encoding == EncodingByteStreamSplit {
+			node = parquet.Encoded(node, &parquet.ByteStreamSplit)
+		}
+		node = parquet.Compressed(node, codec)
+		leafPath = []string{ColumnName}
+	} else {
+		elem := parquet.Leaf(parquet.FloatType)
+		if opts.Encoding == EncodingByteStreamSplit {
+			elem = parquet.Encoded(elem, &parquet.ByteStreamSplit)
+		}
+		elem = parquet.Compressed(elem, codec)
+		if col.nullableElements() {
+			elem = parquet.Optional(elem)
+		}
+		node = parquet.List(elem)
+		leafPath = []string{ColumnName, "list", "element"}
+	}
+	if col.nullable() {
+		node = parquet.Optional(node)
+	}
+	schema := parquet.NewSchema("schema", parquet.Group{ColumnName: node})
+	pw := parquet.NewWriter(w, schema,
+		parquet.PageBufferSize(opts.PageBytes),
+		parquet.DataPageStatistics(false),
+		parquet.SkipPageBounds(leafPath...),
+		parquet.CreatedBy("coltype-lab", "vector", "parquet-go"),
+	)
+	n, dim := col.Rows(), col.Dim
+	const batch = 1024
+	rows := make([]parquet.Row, 0, batch)
+	nullable := col.nullable()
+	var def0 int // definition level of a present vector at the outer level
+	if nullable {
+		def0 = 1
+	}
+	for start := 0; start < n; start += batch {
+		end := min(start+batch, n)
+		rows = rows[:0]
+		var cells []byte
+		if flba {
+			cells, _ = Float32.EncodeAppend(make([]byte, 0, (end-start)*dim*4), col.Data[start*dim:end*dim])
+		}
+		for i := start; i < end; i++ {
+			if col.isNull(i) {
+				rows = append(rows, parquet.Row{parquet.NullValue().Level(0, 0, 0)})
+				continue
+			}
+			if flba {
+				b := cells[(i-start)*dim*4 : (i-start+1)*dim*4]
+				rows = append(rows, parquet.Row{parquet.FixedLenByteArrayValue(b).Level(0, def0, 0)})
+				continue
+			}
+			row := make(parquet.Row, dim)
+			maxDef := def0 + 1 // the repeated list level
+			if col.nullableElements() {
+				maxDef++
+			}
+			for j := range dim {
+				rep := 1
+				if j == 0 {
+					rep = 0
+				}
+				if col.elemNull(i*dim + j) {
+					row[j] = parquet.NullValue().Level(rep, maxDef-1, 0)
+				} else {
+					row[j] = parquet.FloatValue(col.Data[i*dim+j]).Level(rep, maxDef, 0)
+				}
+			}
+			rows = append(rows, row)
+		}
+		if _, err := pw.WriteRows(rows); err != nil {
+			return fmt.Errorf("parquet-go: %w", err)
+		}
+	}
+	return pw.Close()
+}
+
+// vrLevels computes the maximum definition level of the vector-repetition
+// layout: the outer group adds one when optional, the VECTOR middle group
+// adds nothing (every slot exists when the vector does), the element one
+// when optional. The maximum repetition level is always 0.
+func vrMaxDef(nullable, nullableElements bool) int {
+	d := 0
+	if nullable {
+		d++
+	}
+	if nullableElements {
+		d++
+	}
+	return d
+}
+
+// writeVectorRepetition writes PR #592's layout: data pages v1 whose
+// num_values is rows × N (one level slot per element slot, null vectors
+// included), definition levels (RLE/bit-packed hybrid, only when the
+// maximum definition level is above 0), no repetition levels, then the
+// OffsetIndex and the footer.
+func writeVectorRepetition(w io.Writer, col Column, opts WriteOptions) error {
+	codec, err := opts.Codec.codec()
+	if err != nil {
+		return err
+	}
+	dim, n := col.Dim, col.Rows()
+	maxDef := vrMaxDef(col.nullable(), col.nullableElements())
+	rowsPerPage := max(1, opts.PageBytes/(dim*4))
+	cw := &countingWriter{w: w}
+	if _, err := cw.Write([]byte("PAR1")); err != nil {
+		return err
+	}
+	var (
+		locs          []format.PageLocation
+		uncompressed  int64
+		firstPage     = cw.n
+		levels        []byte
+		values        []float32
+		body, encoded []byte
+		packed        []byte
+	)
+	for start := 0; start < n; start += rowsPerPage {
+		end := min(start+rowsPerPage, n)
+		levels, values = levels[:0], values[:0]
+		for i := start; i < end; i++ {
+			for j := range dim {
+				switch {
+				case col.isNull(i):
+					levels = append(levels, 0)
+				case col.elemNull(i*dim + j):
+					levels = append(levels, byte(maxDef-1))
+				default:
+					levels = append(levels, byte(maxDef))
+					values = append(values, col.Data[i*dim+j])
+				}
+			}
+		}
+		body, err = encodePageBody(body[:0], levels, maxDef, values, opts.Encoding)
+		if err != nil {
+			return err
+		}
+		packed, err = codec.Encode(packed[:0], body)
+		if err != nil {
+			return fmt.Errorf("%v: %w", opts.Codec, err)
+		}
+		if len(body) > math.MaxInt32 || (end-start)*dim > math.MaxInt32 {
+			return fmt.Errorf("page at row %d is too large for a page header", start)
+		}
+		hdr := format.PageHeader{
+			Type:                 format.DataPage,
+			UncompressedPageSize: int32(len(body)),
+			CompressedPageSize:   int32(len(packed)),
+			DataPageHeader: thrift.New(format.DataPageHeader{
+				NumValues:               int32((end - start) * dim),
+				Encoding:                opts.Encoding.format(),
+				DefinitionLevelEncoding: format.RLE,
+				RepetitionLevelEncoding: format.RLE,
+			}),
+		}
+		encoded, err = thrift.Marshal(&compactProtocol, &hdr)
+		if err != nil {
+			return fmt.Errorf("page header: %w", err)
+		}
+		locs = append(locs, format.PageLocation{Offset: cw.n, CompressedPageSize: int32(len(encoded) + len(packed)), FirstRowIndex: int64(start)})
+		uncompressed += int64(len(encoded) + len(body))
+		if _, err := cw.Write(encoded); err != nil {
+			return err
+		}
+		if _, err := cw.Write(packed); err != nil {
+			return err
+		}
+	}
+	chunkEnd := cw.n
+	id := opts.VectorID
+	if id == 0 {
+		id = footer.DefaultVectorID
+	}
+	rep := func(optional bool) thrift.Null[footer.FieldRepetitionType] {
+		if optional {
+			return thrift.New(footer.Optional)
+		}
+		return thrift.New(footer.Required)
+	}
+	meta := &footer.FileMetaData{
+		Version: 2,
+		Schema: []footer.SchemaElement{
+			{Name: "schema", NumChildren: thrift.New(int32(1))},
+			{Name: ColumnName, RepetitionType: rep(col.nullable()), NumChildren: thrift.New(int32(1))},
+			{Name: "list", RepetitionType: thrift.New(footer.Vector), NumChildren: thrift.New(int32(1)), VectorLength: thrift.New(int32(dim))},
+			{Name: "element", Type: thrift.New(format.Float), RepetitionType: rep(col.nullableElements())},
+		},
+		NumRows:   int64(n),
+		CreatedBy: thrift.New("coltype-lab vector page writer"),
+	}
+	if n > 0 {
+		encodings := []format.Encoding{opts.Encoding.format()}
+		if maxDef > 0 {
+			encodings = append(encodings, format.RLE)
+		}
+		var oi []byte
+		oi, err = thrift.Marshal(&compactProtocol, &format.OffsetIndex{PageLocations: locs})
+		if err != nil {
+			return fmt.Errorf("offset index: %w", err)
+		}
+		oiOffset := cw.n
+		if _, err := cw.Write(oi); err != nil {
+			return err
+		}
+		compressed := chunkEnd - firstPage
+		meta.RowGroups = []footer.RowGroup{{
+			Columns: []footer.ColumnChunk{{
+				FileOffset: firstPage,
+				MetaData: &footer.ColumnMetaData{
+					Type:                  format.Float,
+					Encoding:              encodings,
+					PathInSchema:          []string{ColumnName, "list", "element"},
+					Codec:                 codec.CompressionCodec(),
+					NumValues:             int64(n) * int64(dim),
+					TotalUncompressedSize: uncompressed,
+					TotalCompressedSize:   compressed,
+					DataPageOffset:        firstPage,
+				},
+				OffsetIndexOffset: thrift.New(oiOffset),
+				OffsetIndexLength: thrift.New(int32(len(oi))),
+			}},
+			TotalByteSize:       uncompressed,
+			NumRows:             int64(n),
+			FileOffset:          thrift.New(firstPage),
+			TotalCompressedSize: thrift.New(compressed),
+			Ordinal:             thrift.New(int16(0)),
+		}}
+	}
+	if err := footer.Annotate(meta, []string{ColumnName}, footer.Annotation{
+		Kind: footer.KindVector, ID: id, VectorLength: int32(dim), VectorRepetition: true}); err != nil {
+		return err
+	}
+	fb, err := footer.Encode(meta)
+	if err != nil {
+		return err
+	}
+	var trailer [8]byte
+	binary.LittleEndian.PutUint32(trailer[:4], uint32(len(fb)))
+	copy(trailer[4:], "PAR1")
+	if _, err := cw.Write(fb); err != nil {
+		return err
+	}
+	_, err = cw.Write(trailer[:])
+	return err
+}
+
+// encodePageBody appends a v1 data page body: the definition levels with
+// their 4-byte length when maxDef > 0, then the values.
+func encodePageBody(dst, levels []byte, maxDef int, values []float32, enc ValueEncoding) ([]byte, error) {
+	if maxDef > 0 {
+		e := rle.Encoding{BitWidth: bitWidth(maxDef)}
+		rl, err := e.EncodeLevels(nil, levels)
+		if err != nil {
+			return nil, fmt.Errorf("definition levels: %w", err)
+		}
+		dst = binary.LittleEndian.AppendUint32(dst, uint32(len(rl)))
+		dst = append(dst, rl...)
+	}
+	var vb []byte
+	var err error
+	switch enc {
+	case EncodingByteStreamSplit:
+		vb, err = new(bytestreamsplit.Encoding).EncodeFloat(nil, values)
+	default:
+		vb, err = new(plain.Encoding).EncodeFloat(nil, values)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("values: %w", err)
+	}
+	return append(dst, vb...), nil
+}
+
+func bitWidth(maxLevel int) int {
+	w := 0
+	for maxLevel > 0 {
+		w++
+		maxLevel >>= 1
+	}
+	return w
+}
+
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	if err == nil && n != len(p) {
+		err = io.ErrShortWrite
+	}
+	return n, err
+}

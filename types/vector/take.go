@@ -1,0 +1,227 @@
+package vector
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/parquet-go/parquet-go/format"
+)
+
+// Take returns the vectors of the given rows of the layout file at path, in
+// the order asked (repeats allowed); a null vector is nil, a null element
+// NaN. A row outside [0, rows) is an error naming it.
+func Take(path string, rows []int64) ([][]float32, error) {
+	f, err := OpenFile(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return f.Take(rows)
+}
+
+// Take is the function Take on an open file. It finds each row's page
+// through the OffsetIndex and reads only the pages that hold the rows. For
+// uncompressed PLAIN pages of fixed-width vectors (flba, flba-raw, and
+// vector-repetition without null elements) it reads no more than the page
+// header, the definition levels when the column is nullable, and the row's
+// dim × 4 bytes, found by offset arithmetic. Other pages are decoded whole,
+// once for all the rows they hold.
+func (f *File) Take(rows []int64) ([][]float32, error) {
+	out := make([][]float32, len(rows))
+	type want struct {
+		row int64
+		at  int // index in out
+	}
+	byPage := map[pageRef][]want{}
+	var order []pageRef
+	refsOf := map[int][]pageRef{}
+	for at, row := range rows {
+		if row < 0 || row >= f.info.Rows {
+			return nil, fmt.Errorf("%s: row %d is outside the file's %d rows", f.info.Path, row, f.info.Rows)
+		}
+		ci := sort.Search(len(f.chunks), func(i int) bool { return f.chunks[i].firstRow+f.chunks[i].rows > row })
+		refs, ok := refsOf[ci]
+		if !ok {
+			var err error
+			if refs, err = f.rowRefs(ci); err != nil {
+				return nil, err
+			}
+			refsOf[ci] = refs
+		}
+		pi := sort.Search(len(refs), func(i int) bool { return refs[i].firstRow > row }) - 1
+		if pi < 0 {
+			return nil, fmt.Errorf("%s: no page holds row %d", f.info.Path, row)
+		}
+		if _, seen := byPage[refs[pi]]; !seen {
+			order = append(order, refs[pi])
+		}
+		byPage[refs[pi]] = append(byPage[refs[pi]], want{row: row, at: at})
+	}
+	for _, ref := range order {
+		ws := byPage[ref]
+		local := make([]int, len(ws))
+		for i, w := range ws {
+			local[i] = int(w.row - ref.firstRow)
+		}
+		vecs, err := f.takeFromPage(ref, local)
+		if err != nil {
+			return nil, err
+		}
+		for i, w := range ws {
+			out[w.at] = vecs[i]
+		}
+	}
+	return out, nil
+}
+
+// rowRefs returns a chunk's pages with their first rows: from the
+// OffsetIndex, or (without one) by decoding every page once to count rows.
+func (f *File) rowRefs(ci int) ([]pageRef, error) {
+	refs, err := f.pageRefs(ci)
+	if err != nil {
+		return nil, err
+	}
+	row := f.chunks[ci].firstRow
+	for i := range refs {
+		if refs[i].firstRow >= 0 {
+			continue
+		}
+		refs[i].firstRow = row
+		p, err := f.decodePage(refs[i], f.info.Dim)
+		if err != nil {
+			return nil, err
+		}
+		row += int64(p.rows)
+	}
+	return refs, nil
+}
+
+// takeFromPage returns the vectors of the page-relative rows local.
+func (f *File) takeFromPage(ref pageRef, local []int) ([][]float32, error) {
+	info := &f.info
+	fixed := info.Layout != LayoutList && !info.NullableElements
+	c := &f.chunks[ref.chunk]
+	if fixed && c.meta.Codec == format.Uncompressed {
+		h, hlen, _, err := f.readHeader(ref.offset, c.end)
+		if err != nil {
+			return nil, err
+		}
+		pl, err := f.parseHeader(h, hlen, c)
+		if err != nil {
+			return nil, fmt.Errorf("%s: page at byte %d: %w", info.Path, ref.offset, err)
+		}
+		if pl.encoding == format.Plain {
+			return f.takeFixed(ref, pl, local)
+		}
+	}
+	p, err := f.decodePage(ref, info.Dim)
+	if err != nil {
+		return nil, err
+	}
+	// Index of each row among the present rows.
+	idx := make([]int, p.rows)
+	k := 0
+	for r := range p.rows {
+		if p.present != nil && !p.present[r] {
+			idx[r] = -1
+			continue
+		}
+		idx[r] = k
+		k++
+	}
+	out := make([][]float32, len(local))
+	for i, r := range local {
+		if r >= p.rows {
+			return nil, fmt.Errorf("%s: page at byte %d has %d rows, row %d of it was asked", info.Path, ref.offset, p.rows, r)
+		}
+		if j := idx[r]; j >= 0 {
+			out[i] = append([]float32(nil), p.vectors[j*p.dim:(j+1)*p.dim]...)
+		}
+	}
+	return out, nil
+}
+
+// takeFixed reads rows of an uncompressed PLAIN fixed-width page by offset
+// arithmetic: value j of the page sits at values start + j × dim × 4.
+func (f *File) takeFixed(ref pageRef, pl pageLayout, local []int) ([][]float32, error) {
+	info := &f.info
+	dim := info.Dim
+	body := ref.offset + int64(pl.hlen)
+	slots := 1 // level slots per row
+	if info.Layout == LayoutVectorRepetition {
+		slots = dim
+	}
+	rowsInPage := pl.numValues / slots
+	valuesAt := body
+	var defs []byte
+	if pl.v2 {
+		d := pl.h.DataPageHeaderV2.V
+		valuesAt += int64(d.RepetitionLevelsByteLength + d.DefinitionLevelsByteLength)
+		if info.MaxDef > 0 {
+			lv := make([]byte, d.DefinitionLevelsByteLength)
+			if err := readAt(f.r, lv, body+int64(d.RepetitionLevelsByteLength)); err != nil {
+				return nil, fmt.Errorf("%s: page at byte %d: definition levels: %w", info.Path, ref.offset, err)
+			}
+			var err error
+			if defs, err = decodeLevels(lv, info.MaxDef, pl.numValues, "definition"); err != nil {
+				return nil, fmt.Errorf("%s: page at byte %d: %w", info.Path, ref.offset, err)
+			}
+		}
+	} else if info.MaxDef > 0 {
+		var lenb [4]byte
+		if err := readAt(f.r, lenb[:], body); err != nil {
+			return nil, fmt.Errorf("%s: page at byte %d: %w", info.Path, ref.offset, err)
+		}
+		n := int64(lenb[0]) | int64(lenb[1])<<8 | int64(lenb[2])<<16 | int64(lenb[3])<<24
+		if n > int64(pl.h.CompressedPageSize)-4 {
+			return nil, fmt.Errorf("%s: page at byte %d: definition levels of %d bytes overrun the page", info.Path, ref.offset, n)
+		}
+		lv := make([]byte, n)
+		if err := readAt(f.r, lv, body+4); err != nil {
+			return nil, fmt.Errorf("%s: page at byte %d: definition levels: %w", info.Path, ref.offset, err)
+		}
+		var err error
+		if defs, err = decodeLevels(lv, info.MaxDef, pl.numValues, "definition"); err != nil {
+			return nil, fmt.Errorf("%s: page at byte %d: %w", info.Path, ref.offset, err)
+		}
+		valuesAt += 4 + n
+	}
+	out := make([][]float32, len(local))
+	// present-before counts, computed once when there are levels
+	var before []int
+	if defs != nil {
+		before = make([]int, rowsInPage+1)
+		for r := range rowsInPage {
+			before[r+1] = before[r]
+			if defs[r*slots] != 0 {
+				before[r+1]++
+			}
+		}
+	}
+	buf := make([]byte, dim*4)
+	for i, r := range local {
+		if r >= rowsInPage {
+			return nil, fmt.Errorf("%s: page at byte %d has %d rows, row %d of it was asked", info.Path, ref.offset, rowsInPage, r)
+		}
+		j := r
+		if defs != nil {
+			if defs[r*slots] == 0 {
+				continue // null vector
+			}
+			j = before[r]
+		}
+		off := valuesAt + int64(j)*int64(dim)*4
+		if off+int64(dim)*4 > body+int64(pl.h.CompressedPageSize) {
+			return nil, fmt.Errorf("%s: page at byte %d: value %d lies past the page end", info.Path, ref.offset, j)
+		}
+		if err := readAt(f.r, buf, off); err != nil {
+			return nil, fmt.Errorf("%s: row at byte %d: %w", info.Path, off, err)
+		}
+		v, err := Float32.DecodeAppend(make([]float32, 0, dim), buf)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = v
+	}
+	return out, nil
+}
