@@ -106,3 +106,20 @@ func TestCLI(t *testing.T) {
 		})
 	}
 }
+
+func TestBenchVectorsCLI(t *testing.T) {
+	bin := labBinary(t)
+	work := t.TempDir()
+	out, errOut, code := run(t, bin, work, "bench", "vectors", "--quick")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"flba", "flba-raw", "list", "vector-repetition", "zstd", "| bss |"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q:\n%s", want, out)
+		}
+	}
+	if _, errOut, code := run(t, bin, work, "bench", "vectors", "--size", "12xq"); code != 2 || !strings.Contains(errOut, "want ROWSxDIM") {
+		t.Fatalf("bad size: exit %d: %s", code, errOut)
+	}
+}

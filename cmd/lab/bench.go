@@ -1,0 +1,83 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/viper"
+
+	"github.com/coltype-lab/lab/bench"
+)
+
+func init() { commands = append(commands, newBenchCommand) }
+
+func newBenchCommand(v *viper.Viper) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "bench",
+		Short: "Run the lab's benchmarks; every scan is reported against the memory-bandwidth floor of the same run",
+		Args:  usageArgs(cobra.NoArgs),
+		RunE:  func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
+	}
+	cmd.AddCommand(newBenchVectorsCommand(v))
+	return cmd
+}
+
+func newBenchVectorsCommand(v *viper.Viper) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "vectors",
+		Short: "Write, decode, search and take a vector dataset in every VECTOR layout x encoding x codec",
+		Example: `  lab bench vectors --quick
+  lab bench vectors --size 100000x128 --dataset clustered --json > vectors.json`,
+		Args: usageArgs(cobra.NoArgs),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			size, err := parseBenchSize(v.GetString("bench.vectors.size"), v.GetBool("bench.vectors.quick"))
+			if err != nil {
+				return usageError{err}
+			}
+			rep, err := bench.RunVectorBench(bench.VectorBenchConfig{
+				Size:    size,
+				Dataset: v.GetString("bench.vectors.dataset"),
+				Seed:    uint64(v.GetInt64("bench.vectors.seed")),
+				Dir:     v.GetString("bench.vectors.dir"),
+			})
+			if err != nil {
+				return err
+			}
+			if v.GetBool("bench.vectors.json") {
+				enc := json.NewEncoder(cmd.OutOrStdout())
+				enc.SetIndent("", "  ")
+				return enc.Encode(rep)
+			}
+			_, err = fmt.Fprint(cmd.OutOrStdout(), rep.Markdown())
+			return err
+		},
+	}
+	f := cmd.Flags()
+	f.Bool("quick", false, "the small test size ("+bench.Quick.Name+")")
+	f.String("size", "100000x128", "rows x dimensions, e.g. 100000x768 or 1000000x128")
+	f.String("dataset", "clustered", "clustered (anisotropic Gaussian clusters) or uniform")
+	f.Int64("seed", 1, "dataset seed")
+	f.String("dir", "", "directory for the files (default: a temporary directory, removed afterwards)")
+	f.Bool("json", false, "print the report as JSON")
+	for _, name := range []string{"quick", "size", "dataset", "seed", "dir", "json"} {
+		_ = v.BindPFlag("bench.vectors."+name, f.Lookup(name))
+	}
+	return cmd
+}
+
+// parseBenchSize reads "ROWSxDIM"; quick picks the test size.
+func parseBenchSize(s string, quick bool) (bench.Size, error) {
+	if quick {
+		return bench.Quick, nil
+	}
+	rows, dim, ok := strings.Cut(strings.ToLower(s), "x")
+	n, err1 := strconv.Atoi(rows)
+	d, err2 := strconv.Atoi(dim)
+	if !ok || err1 != nil || err2 != nil || n <= 0 || d <= 0 {
+		return bench.Size{}, fmt.Errorf("--size %q: want ROWSxDIM with positive numbers, e.g. 100000x128", s)
+	}
+	return bench.Size{Name: fmt.Sprintf("%dx%d", n, d), N: n, Dim: d}, nil
+}

@@ -1,0 +1,532 @@
+package main
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/apache/iceberg-go"
+	"github.com/spf13/cobra"
+	"github.com/spf13/viper"
+
+	"github.com/coltype-lab/lab/data"
+	"github.com/coltype-lab/lab/formats/parquet"
+	"github.com/coltype-lab/lab/formats/parquet/footer"
+	"github.com/coltype-lab/lab/registry"
+	"github.com/coltype-lab/lab/types/file"
+)
+
+func init() { commands = append(commands, newFileCommand) }
+
+func newFileCommand(v *viper.Viper) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "file",
+		Short: "Work with FILE columns (parquet-format 2.14.0 FILE logical type)",
+		Args:  usageArgs(cobra.NoArgs),
+		RunE:  func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
+	}
+	cmd.AddCommand(newFileResolveCommand(v))
+	return cmd
+}
+
+func newFileResolveCommand(v *viper.Viper) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "resolve FILE.parquet --column COL",
+		Short: "Resolve every FILE reference of a column to its bytes and report each row",
+		Long: `Resolve reads one FILE column of a Parquet file through the registry and
+resolves each row's value to its bytes under a resolution policy, streaming
+the bytes (nothing is kept) and reporting per row: the row number (from 0),
+the status, the bytes resolved and the content type.
+
+Statuses:
+  ok        the value resolved; bytes and content type are shown
+  null      the value is null
+  invalid   the value breaks a FILE spec rule (the rule is shown)
+  error     the reference could not be resolved: refused by the policy,
+            missing, out of range, or a checksum mismatch (the reason is shown)
+
+Policy: references are confined to --root directories (default: the Parquet
+file's directory), relative uris resolve against --base (default: the same
+directory), and only the --scheme schemes are allowed (default: file, which
+covers local paths). http and https are allowed only when named with --scheme,
+and then only for the --host hosts. --verify hashes the bytes while they
+stream and fails the row on a checksum mismatch.
+
+Exit status: 0 when every non-null row resolves, 1 when any row is invalid or
+fails, 2 for usage errors (bad flags, a missing or non-Parquet file, no such
+column, a column that is not FILE).`,
+		Example: `  lab file resolve spec/golden/file/whole-object-sha256.parquet --column doc --verify
+  lab file resolve images.parquet --column image --root /data/images --json | jq '.rows[] | select(.status != "ok")'
+  lab file resolve remote.parquet --column doc --scheme https --host media.example.com --base https://media.example.com/set1/`,
+		Args: usageArgs(cobra.ExactArgs(1)),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts := resolveOptions{
+				path:    args[0],
+				column:  v.GetString("file.resolve.column"),
+				verify:  v.GetBool("file.resolve.verify"),
+				roots:   v.GetStringSlice("file.resolve.root"),
+				schemes: v.GetStringSlice("file.resolve.scheme"),
+				hosts:   v.GetStringSlice("file.resolve.host"),
+				base:    v.GetString("file.resolve.base"),
+				maxSize: v.GetInt64("file.resolve.max_size"),
+				json:    v.GetBool("file.resolve.json"),
+			}
+			return runFileResolve(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), opts)
+		},
+	}
+	f := cmd.Flags()
+	f.String("column", "", "the FILE column to resolve (a top-level name, or a dotted path through structs)")
+	f.Bool("verify", false, "verify each value's checksum while its bytes stream")
+	f.StringSlice("root", nil, "directory references must stay inside (repeatable; default: the Parquet file's directory)")
+	f.StringSlice("scheme", []string{"file"}, "allowed uri scheme: file, http or https (repeatable)")
+	f.StringSlice("host", nil, "host[:port] that http and https references may reach (repeatable)")
+	f.String("base", "", "base location for relative uris: a directory or an http(s) URL (default: the Parquet file's directory)")
+	f.Int64("max-size", 0, "most bytes one value may resolve to (0: 256 MiB)")
+	f.Bool("json", false, "print the results as one JSON document")
+	for key, flag := range map[string]string{
+		"column": "column", "verify": "verify", "root": "root", "scheme": "scheme", "host": "host",
+		"base": "base", "max_size": "max-size", "json": "json",
+	} {
+		_ = v.BindPFlag("file.resolve."+key, f.Lookup(flag))
+	}
+	return cmd
+}
+
+type resolveOptions struct {
+	path, column          string
+	verify, json          bool
+	roots, schemes, hosts []string
+	base                  string
+	maxSize               int64
+}
+
+// Row statuses, as printed and as in the JSON.
+const (
+	statusOK      = "ok"
+	statusNull    = "null"
+	statusInvalid = "invalid"
+	statusError   = "error"
+)
+
+// resolveRow is one row's outcome; the JSON names are stable.
+type resolveRow struct {
+	Row         int64     `json:"row"`
+	Status      string    `json:"status"`
+	Bytes       *int64    `json:"bytes,omitempty"`
+	ContentType string    `json:"content_type,omitempty"`
+	SHA256      string    `json:"sha256,omitempty"`
+	Rule        file.Rule `json:"rule,omitempty"`
+	Reason      string    `json:"reason,omitempty"`
+}
+
+type resolveSummary struct {
+	Rows    int64 `json:"rows"`
+	OK      int64 `json:"ok"`
+	Null    int64 `json:"null"`
+	Invalid int64 `json:"invalid"`
+	Errors  int64 `json:"errors"`
+	Bytes   int64 `json:"bytes"`
+}
+
+func (s *resolveSummary) add(r resolveRow) {
+	s.Rows++
+	switch r.Status {
+	case statusOK:
+		s.OK++
+		s.Bytes += *r.Bytes
+	case statusNull:
+		s.Null++
+	case statusInvalid:
+		s.Invalid++
+	default:
+		s.Errors++
+	}
+}
+
+func (s resolveSummary) String() string {
+	return fmt.Sprintf("%d rows: %d ok, %d null, %d invalid, %d errors (%d bytes resolved)",
+		s.Rows, s.OK, s.Null, s.Invalid, s.Errors, s.Bytes)
+}
+
+// fileColumnRef is the column being resolved: where it sits in the file's
+// schema and how its values decode.
+type fileColumnRef struct {
+	name      string
+	id        int
+	layout    *file.Layout
+	annotated bool
+	// projection reads only this column; path gives the position at each
+	// struct level of the projected record on the way to it.
+	projection *iceberg.Schema
+	path       []int
+}
+
+func runFileResolve(ctx context.Context, stdout, stderr io.Writer, o resolveOptions) error {
+	if o.column == "" {
+		return usageError{errors.New("--column is required: name the FILE column to resolve")}
+	}
+	abs, err := filepath.Abs(o.path)
+	if err != nil {
+		return usageError{err}
+	}
+	in := registry.LocalInput(abs)
+	col, err := findFileColumn(in, o.path, o.column)
+	if err != nil {
+		return err
+	}
+	if !col.annotated {
+		fmt.Fprintf(stderr, "lab: warning: %s: column %q (field id %d) is FILE-shaped but its footer does not annotate it FILE (no logical type 19, no key/value mirror); resolving it as FILE anyway\n",
+			o.path, col.name, col.id)
+	}
+	resolver, err := newCLIResolver(filepath.Dir(abs), o)
+	if err != nil {
+		return err
+	}
+
+	b, err := registry.NewReadBuilder[*data.Record](registry.PARQUET, in)
+	if err != nil {
+		return err
+	}
+	reader, err := b.Project(col.projection).ReuseContainers().Build()
+	if err != nil {
+		return fmt.Errorf("%s: %w", o.path, err)
+	}
+	defer reader.Close()
+
+	out := newResolveOutput(stdout, o, col)
+	var sum resolveSummary
+	for row := int64(0); ; row++ {
+		rec, err := reader.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return fmt.Errorf("%s: column %q: reading row %d: %w", o.path, col.name, row, err)
+		}
+		r := resolveOne(ctx, resolver, col, rec, row)
+		sum.add(r)
+		if err := out.row(r); err != nil {
+			return err
+		}
+	}
+	if err := out.finish(sum); err != nil {
+		return err
+	}
+	if failed := sum.Invalid + sum.Errors; failed > 0 {
+		return fmt.Errorf("%s: column %q: %d of %d rows did not resolve (%d invalid, %d errors)",
+			o.path, col.name, failed, sum.Rows, sum.Invalid, sum.Errors)
+	}
+	return nil
+}
+
+// findFileColumn checks that in is a Parquet file with a FILE-shaped column
+// named name and plans a read of just that column. Every failure is a usage
+// error: the arguments do not name a FILE column.
+func findFileColumn(in registry.InputFile, shown, name string) (*fileColumnRef, error) {
+	bad := func(format string, args ...any) error {
+		return usageError{fmt.Errorf("%s: "+format, append([]any{shown}, args...)...)}
+	}
+	// The footer first: a file that is not Parquet fails here with its reason.
+	anns, err := parquet.FileAnnotations(in)
+	if err != nil {
+		return nil, usageError{fmt.Errorf("%s is not a readable Parquet file: %w", shown, err)}
+	}
+	b, err := registry.NewReadBuilder[*data.Record](registry.PARQUET, in)
+	if err != nil {
+		return nil, err
+	}
+	r, err := b.Build()
+	if err != nil {
+		return nil, usageError{fmt.Errorf("%s: %w", shown, err)}
+	}
+	sr, ok := r.(interface{ Schema() *iceberg.Schema })
+	r.Close()
+	if !ok {
+		return nil, fmt.Errorf("%s: the Parquet reader does not report the file's schema", shown)
+	}
+	schema := sr.Schema()
+	field, ok := schema.FindFieldByName(name)
+	if !ok {
+		return nil, bad("no column %q (columns: %s)", name, strings.Join(topLevelNames(schema), ", "))
+	}
+	full, _ := schema.FindColumnName(field.ID)
+	st, ok := field.Type.(*iceberg.StructType)
+	if !ok {
+		return nil, bad("column %q (field id %d) has type %s; a FILE column is a group of FILE children (%s)",
+			full, field.ID, field.Type, fileChildNames())
+	}
+	annotated := slices.ContainsFunc(anns, func(a footer.Annotation) bool {
+		return a.Kind == footer.KindFile && strings.Join(a.Path, ".") == full
+	})
+	layout, err := file.ParseStruct(st)
+	if err != nil {
+		if annotated {
+			return nil, bad("column %q (field id %d) is annotated FILE but its group is not FILE-shaped: %v", full, field.ID, err)
+		}
+		return nil, bad("column %q (field id %d) is not a FILE column: %v", full, field.ID, err)
+	}
+	proj, err := iceberg.PruneColumns(schema, map[int]iceberg.Void{field.ID: {}}, true)
+	if err != nil {
+		return nil, fmt.Errorf("%s: projecting column %q (field id %d): %w", shown, full, field.ID, err)
+	}
+	path, err := structPath(proj.AsStruct(), field.ID)
+	if err != nil {
+		return nil, bad("column %q (field id %d): %v", full, field.ID, err)
+	}
+	return &fileColumnRef{name: full, id: field.ID, layout: layout, annotated: annotated, projection: proj, path: path}, nil
+}
+
+// structPath finds the field id in a pruned struct, through structs only:
+// a FILE column inside a list or map has many values per row.
+func structPath(st iceberg.StructType, id int) ([]int, error) {
+	for i, f := range st.FieldList {
+		if f.ID == id {
+			return []int{i}, nil
+		}
+		inner, ok := f.Type.(*iceberg.StructType)
+		if !ok {
+			if containsID(f.Type, id) {
+				return nil, fmt.Errorf("it sits inside %s %q, which holds many values per row; only columns reached through structs can be resolved", f.Type, f.Name)
+			}
+			continue
+		}
+		if rest, err := structPath(*inner, id); err != nil {
+			return nil, err
+		} else if rest != nil {
+			return append([]int{i}, rest...), nil
+		}
+	}
+	return nil, nil
+}
+
+func containsID(t iceberg.Type, id int) bool {
+	nt, ok := t.(iceberg.NestedType)
+	if !ok {
+		return false
+	}
+	for _, f := range nt.Fields() {
+		if f.ID == id || containsID(f.Type, id) {
+			return true
+		}
+	}
+	return false
+}
+
+func topLevelNames(s *iceberg.Schema) []string {
+	var out []string
+	for _, f := range s.Fields() {
+		out = append(out, f.Name)
+	}
+	return out
+}
+
+func fileChildNames() string {
+	names := make([]string, len(file.AllFields))
+	for i, f := range file.AllFields {
+		names[i] = f.Name()
+	}
+	return strings.Join(names, ", ")
+}
+
+// newCLIResolver turns the flags into a resolver policy; dir is the Parquet
+// file's directory, the default root and base.
+func newCLIResolver(dir string, o resolveOptions) (*file.Resolver, error) {
+	if o.maxSize < 0 {
+		return nil, usageError{fmt.Errorf("--max-size %d is negative", o.maxSize)}
+	}
+	cfg := file.Config{VerifyChecksums: o.verify, MaxSize: o.maxSize, HTTPHosts: o.hosts}
+	web := false
+	for _, s := range o.schemes {
+		s = strings.ToLower(strings.TrimSpace(s))
+		switch s {
+		case "file":
+		case "http", "https":
+			web = true
+		default:
+			return nil, usageError{fmt.Errorf("--scheme %q is not supported (file, http, https)", s)}
+		}
+		cfg.Schemes = append(cfg.Schemes, s)
+	}
+	if len(cfg.Schemes) == 0 {
+		return nil, usageError{errors.New("--scheme: at least one scheme is needed")}
+	}
+	if web && len(o.hosts) == 0 {
+		return nil, usageError{errors.New("--scheme http or https needs --host for each host references may reach")}
+	}
+	if len(o.hosts) > 0 && !web {
+		return nil, usageError{errors.New("--host applies to http and https only; add --scheme https (or http)")}
+	}
+	roots := o.roots
+	if len(roots) == 0 {
+		roots = []string{dir}
+	}
+	for _, root := range roots {
+		a, err := filepath.Abs(root)
+		if err != nil {
+			return nil, usageError{fmt.Errorf("--root %q: %w", root, err)}
+		}
+		cfg.Roots = append(cfg.Roots, a)
+	}
+	cfg.BaseLocation = dir
+	if o.base != "" {
+		cfg.BaseLocation = o.base
+		if !strings.Contains(o.base, "://") {
+			a, err := filepath.Abs(o.base)
+			if err != nil {
+				return nil, usageError{fmt.Errorf("--base %q: %w", o.base, err)}
+			}
+			cfg.BaseLocation = a
+		}
+	}
+	r, err := file.NewResolver(cfg)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	return r, nil
+}
+
+// resolveOne decodes and resolves one row, streaming its bytes through a
+// hash; nothing is kept.
+func resolveOne(ctx context.Context, res *file.Resolver, col *fileColumnRef, rec *data.Record, row int64) resolveRow {
+	out := resolveRow{Row: row}
+	fail := func(err error) resolveRow {
+		out.Status, out.Reason = statusError, err.Error()
+		if rule, ok := file.RuleOf(err); ok {
+			out.Rule = rule
+			if rule.Spec() {
+				// A spec rule found only while reading (inline bytes that
+				// differ from the locator's) makes the value invalid.
+				out.Status = statusInvalid
+			}
+		}
+		return out
+	}
+	var x any = rec
+	for _, p := range col.path {
+		r, _ := x.(*data.Record)
+		if r == nil {
+			x = nil
+			break
+		}
+		x = r.Get(p)
+	}
+	if x == nil {
+		out.Status = statusNull
+		return out
+	}
+	group, ok := x.(*data.Record)
+	if !ok {
+		return fail(fmt.Errorf("column %q holds %T, want a FILE group", col.name, x))
+	}
+	v, err := col.layout.Decode(group)
+	if err != nil {
+		return fail(err)
+	}
+	if v == nil {
+		out.Status = statusNull
+		return out
+	}
+	if vs := v.Violations(); len(vs) > 0 {
+		out.Status, out.Rule, out.Reason = statusInvalid, vs[0].Rule, vs[0].Error()
+		return out
+	}
+	rc, err := res.Open(ctx, v)
+	if err != nil {
+		return fail(err)
+	}
+	h := sha256.New()
+	n, err := io.Copy(h, rc)
+	if cerr := rc.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fail(err)
+	}
+	out.Status, out.Bytes = statusOK, &n
+	out.ContentType = v.EffectiveContentType()
+	out.SHA256 = hex.EncodeToString(h.Sum(nil))
+	return out
+}
+
+// resolveOutput prints rows as they resolve: a text table, or one JSON
+// document streamed row by row so large columns need no buffering.
+type resolveOutput struct {
+	w     io.Writer
+	json  bool
+	first bool
+	err   error
+}
+
+func newResolveOutput(w io.Writer, o resolveOptions, col *fileColumnRef) *resolveOutput {
+	out := &resolveOutput{w: w, json: o.json, first: true}
+	if o.json {
+		head, _ := json.Marshal(struct {
+			File      string `json:"file"`
+			Column    string `json:"column"`
+			FieldID   int    `json:"field_id"`
+			Annotated bool   `json:"annotated"`
+			Verify    bool   `json:"verify"`
+		}{o.path, col.name, col.id, col.annotated, o.verify})
+		out.printf("%s,\"rows\":[", head[:len(head)-1])
+		return out
+	}
+	out.printf("%s: column %q (field id %d), children %s\n", o.path, col.name, col.id, strings.Join(fieldNameList(col.layout.Fields()), ", "))
+	out.printf("%6s  %-7s  %10s  %-24s  %s\n", "ROW", "STATUS", "BYTES", "CONTENT TYPE", "DETAIL")
+	return out
+}
+
+func fieldNameList(fs []file.Field) []string {
+	out := make([]string, len(fs))
+	for i, f := range fs {
+		out[i] = f.Name()
+	}
+	return out
+}
+
+func (o *resolveOutput) printf(format string, args ...any) {
+	if o.err == nil {
+		_, o.err = fmt.Fprintf(o.w, format, args...)
+	}
+}
+
+func (o *resolveOutput) row(r resolveRow) error {
+	if o.json {
+		b, err := json.Marshal(r)
+		if err != nil {
+			return err
+		}
+		sep := ","
+		if o.first {
+			sep, o.first = "", false
+		}
+		o.printf("%s\n%s", sep, b)
+		return o.err
+	}
+	bytes, detail := "-", r.Reason
+	if r.Bytes != nil {
+		bytes = fmt.Sprint(*r.Bytes)
+		detail = "sha256:" + r.SHA256
+	}
+	o.printf("%6d  %-7s  %10s  %-24s  %s\n", r.Row, r.Status, bytes, r.ContentType, detail)
+	return o.err
+}
+
+func (o *resolveOutput) finish(s resolveSummary) error {
+	if o.json {
+		b, err := json.Marshal(s)
+		if err != nil {
+			return err
+		}
+		o.printf("\n],\"summary\":%s}\n", b)
+		return o.err
+	}
+	o.printf("%s\n", s)
+	return o.err
+}
