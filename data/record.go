@@ -9,6 +9,9 @@
 //	timestamp_ns(tz) iceberg.TimestampNano         string string
 //	uuid uuid.UUID          fixed(L) []byte        binary []byte
 //	struct *Record          list []any             map Map
+//	variant variant.Value (github.com/apache/arrow-go/v18/parquet/variant,
+//	        as in iceberg-go's LiteralType; a SQL NULL is nil, a Variant
+//	        null is a Value of type Null)
 //
 // A nil value is null.
 package data
@@ -20,6 +23,7 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/apache/arrow-go/v18/parquet/variant"
 	"github.com/apache/iceberg-go"
 	"github.com/google/uuid"
 )
@@ -139,6 +143,11 @@ func copyValue(v any) any {
 			out[i] = MapEntry{Key: copyValue(e.Key), Value: copyValue(e.Value)}
 		}
 		return out
+	case variant.Value:
+		if x.Bytes() == nil {
+			return x
+		}
+		return x.Clone()
 	default:
 		return v
 	}
@@ -208,9 +217,64 @@ func ValuesEqual(a, b any) bool {
 	case iceberg.Decimal:
 		y, ok := b.(iceberg.Decimal)
 		return ok && x.Scale == y.Scale && x.Val == y.Val
+	case variant.Value:
+		y, ok := b.(variant.Value)
+		return ok && variantsEqual(x, y)
 	default:
 		return reflect.TypeOf(a) == reflect.TypeOf(b) && a == b
 	}
+}
+
+// variantsEqual compares variant values by meaning: objects by key, so two
+// encodings against different metadata dictionaries compare equal; other
+// primitives by their bytes (one encoding per type), strings by content
+// (short and long strings are one type). Bytes that do not decode are
+// compared as bytes.
+func variantsEqual(a, b variant.Value) (eq bool) {
+	if bytes.Equal(a.Metadata().Bytes(), b.Metadata().Bytes()) && bytes.Equal(a.Bytes(), b.Bytes()) {
+		return true
+	}
+	if a.Bytes() == nil || b.Bytes() == nil {
+		return false
+	}
+	defer func() {
+		if recover() != nil {
+			eq = false
+		}
+	}()
+	if a.Type() != b.Type() {
+		return false
+	}
+	switch a.Type() {
+	case variant.Object:
+		oa, ob := a.Value().(variant.ObjectValue), b.Value().(variant.ObjectValue)
+		if oa.NumElements() != ob.NumElements() {
+			return false
+		}
+		for k, va := range oa.Values() {
+			fb, err := ob.ValueByKey(k)
+			if err != nil || !variantsEqual(va, fb.Value) {
+				return false
+			}
+		}
+		return true
+	case variant.Array:
+		aa, ab := a.Value().(variant.ArrayValue), b.Value().(variant.ArrayValue)
+		if aa.Len() != ab.Len() {
+			return false
+		}
+		for i := range aa.Len() {
+			ea, err1 := aa.Value(i)
+			eb, err2 := ab.Value(i)
+			if err1 != nil || err2 != nil || !variantsEqual(ea, eb) {
+				return false
+			}
+		}
+		return true
+	case variant.String:
+		return fmt.Sprint(a.Value()) == fmt.Sprint(b.Value())
+	}
+	return bytes.Equal(a.Bytes(), b.Bytes())
 }
 
 // String renders the record as {name: value, ...}, with strings quoted.

@@ -432,7 +432,7 @@ func (a *assembler) readPair(l *Layout, value, typed *pnode) (Shredded, error) {
 			return s, err
 		}
 		s.HasTyped = true
-		s.Primitive, err = primitiveFromValue(l, v)
+		s.Primitive, err = PrimitiveFromParquet(l, v)
 		if err != nil {
 			return s, fmt.Errorf("%s: %w", typed.path, err)
 		}
@@ -494,9 +494,10 @@ func (a *assembler) readPair(l *Layout, value, typed *pnode) (Shredded, error) {
 
 func clone(b []byte) []byte { return append([]byte{}, b...) }
 
-// primitiveFromValue converts a typed_value column value to the variant
-// primitive of the layout's type, using arrow-go's builder.
-func primitiveFromValue(l *Layout, v parquet.Value) (variant.Value, error) {
+// PrimitiveFromParquet converts a typed_value column value to the variant
+// primitive of the layout's type, using arrow-go's builder. Integers keep
+// the exact width the layout states.
+func PrimitiveFromParquet(l *Layout, v parquet.Value) (variant.Value, error) {
 	var b variant.Builder
 	var err error
 	switch l.Type {

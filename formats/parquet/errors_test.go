@@ -113,7 +113,6 @@ func TestRecordWriterRejectsUnwritableSchemas(t *testing.T) {
 		schema *iceberg.Schema
 		want   string
 	}{
-		{"variant", iceberg.NewSchema(0, opt(1, "v", iceberg.VariantType{})), `column "v": type variant is not supported`},
 		{"field id zero", iceberg.NewSchema(0, opt(0, "z", iceberg.PrimitiveTypes.Int32)), `column "z": field id 0`},
 		{"no columns", iceberg.NewSchema(0), "schema has no column"},
 		{"only unknown", iceberg.NewSchema(0, opt(1, "u", iceberg.PrimitiveTypes.Unknown)), "schema has no column"},

@@ -69,6 +69,7 @@ const (
 	fStruct
 	fList
 	fMap
+	fVariant // a VARIANT group, shredded or not: read whole (variant_read.go)
 	fUnsupported
 )
 
@@ -105,7 +106,8 @@ func viewOf(n *fnode, asElement bool) *fview {
 		v.optional = false
 	}
 	if _, ok := n.elem.LogicalType.Value.(*format.VariantType); ok {
-		return unsupported(v, "VARIANT is not read by the generic record model")
+		v.shape = fVariant
+		return v
 	}
 	switch {
 	case isAnnotated(n.elem, deprecated.List, func(lt format.LogicalTypeValue) bool { _, ok := lt.(*format.ListType); return ok }):
@@ -390,6 +392,8 @@ func (v *fview) icebergType() (iceberg.Type, error) {
 			return nil, fmt.Errorf("column %q: struct has no readable field with an id", v.path)
 		}
 		return &iceberg.StructType{FieldList: fields}, nil
+	case fVariant:
+		return iceberg.VariantType{}, nil
 	case fList:
 		e := v.children[0]
 		if e.id == 0 {

@@ -18,7 +18,8 @@ const (
 	rStruct
 	rList
 	rMap
-	rConst // a constant, a default or a null: no column behind it
+	rConst   // a constant, a default or a null: no column behind it
+	rVariant // a VARIANT group, reconstructed from its columns
 )
 
 // rnode is one projected value in the read plan. Levels are absolute: def
@@ -41,6 +42,7 @@ type rnode struct {
 	col      *cursor
 	conv     readConv
 	value    any
+	variant  *variantRead // rVariant
 }
 
 // readPlanner matches a projection to a file's columns by field id.
@@ -52,6 +54,10 @@ type readPlanner struct {
 	// fileGroups are the FILE-annotated groups; they read as structs once
 	// their children pass file.ParseStruct.
 	fileGroups map[*fnode]bool
+	// tree and pqRoot are the file schema in both forms: variant groups
+	// derive their layout from parquet-go's node.
+	tree   *fnode
+	pqRoot pq.Node
 }
 
 func (p *readPlanner) cursor(leaf *fnode) (*cursor, error) {
@@ -122,6 +128,8 @@ func shapeName(fv *fview) string {
 		return "a list"
 	case fMap:
 		return "a map"
+	case fVariant:
+		return "a variant"
 	case fPrimitive:
 		if info, err := leafType(fv.leaf.elem); err == nil {
 			return "of type " + info.typ.String()
@@ -176,6 +184,11 @@ func (p *readPlanner) node(f iceberg.NestedField, fv *fview, path string) (*rnod
 		return n, nil
 	case iceberg.UnknownType:
 		return &rnode{kind: rConst, path: path}, nil
+	case iceberg.VariantType:
+		if fv.shape != fVariant {
+			return nil, p.incompatible(f, fv, shapeName(fv))
+		}
+		return p.variantNode(fv, path)
 	}
 	if fv.shape != fPrimitive {
 		return nil, p.incompatible(f, fv, shapeName(fv))
@@ -236,6 +249,17 @@ func (p *readPlanner) hidden(fv *fview) (*rnode, error) {
 			return n, nil
 		}
 		return nil, last
+	case fVariant:
+		for _, c := range fv.node.children {
+			if c.name == variantMetadataName && c.leaf() {
+				cur, err := p.cursor(c)
+				if err != nil {
+					return nil, err
+				}
+				return &rnode{kind: rPrim, def: c.def, path: c.path, col: cur, discard: true, cursors: []*cursor{cur}, level: cur}, nil
+			}
+		}
+		return nil, fmt.Errorf("variant %q has no metadata column", fv.path)
 	case fList, fMap:
 		h, err := p.hidden(fv.children[0])
 		if err != nil {

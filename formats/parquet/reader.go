@@ -78,7 +78,7 @@ func (r *recordReader) plan(opts registry.ReadOptions) error {
 		batch = defaultRecordsPerBatch
 	}
 	p := &readPlanner{location: loc, constants: opts.IDToConstant, cursors: map[int]*cursor{}, batch: batch,
-		fileGroups: r.file.fileGroups(tree)}
+		fileGroups: r.file.fileGroups(tree), tree: tree, pqRoot: r.file.file.Schema()}
 	st := r.projection.AsStruct()
 	if r.root, err = p.structNode(&st, root, ""); err != nil {
 		return err
@@ -227,6 +227,8 @@ func (r *recordReader) read(n *rnode) (any, error) {
 			return bytes.Clone(b), nil
 		}
 		return n.value, nil
+	case rVariant:
+		return r.readVariant(n)
 	case rPrim:
 		v, err := n.col.next()
 		if err != nil {

@@ -147,6 +147,8 @@ func (s *shredder) value(n *wnode, v any, rep int) error {
 				return err
 			}
 		}
+	case wVariant:
+		return s.variantValue(n, v, rep)
 	case wUnknown:
 		return fmt.Errorf("column %q: type unknown holds only nulls, got %T", n.path, v)
 	}

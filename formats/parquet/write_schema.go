@@ -5,6 +5,8 @@ import (
 
 	"github.com/apache/iceberg-go"
 	pq "github.com/parquet-go/parquet-go"
+
+	"github.com/coltype-lab/lab/variant"
 )
 
 // Iceberg's names for the synthetic levels of lists and maps.
@@ -25,6 +27,7 @@ const (
 	wList
 	wMap
 	wUnknown // Iceberg's unknown type: always null, no column (as Iceberg Java)
+	wVariant // a VARIANT group, unshredded or shredded (variant_write.go)
 )
 
 // wnode is one Iceberg field in the write plan: where its values go and at
@@ -46,6 +49,8 @@ type wnode struct {
 
 	col  int       // wPrimitive: leaf column index
 	conv converter // wPrimitive
+
+	variant *variantPlan // wVariant
 }
 
 // writePlan is an Iceberg schema translated to a Parquet schema and the
@@ -57,8 +62,9 @@ type writePlan struct {
 }
 
 // planWrite translates schema per Iceberg's TypeToMessageType.
-func planWrite(schema *iceberg.Schema) (*writePlan, error) {
-	b := &planBuilder{}
+// Variant columns whose path has a layout in layouts are shredded by it.
+func planWrite(schema *iceberg.Schema, layouts map[string]*variant.Layout) (*writePlan, error) {
+	b := &planBuilder{layouts: layouts}
 	st := schema.AsStruct()
 	root := &wnode{kind: wStruct, typ: &st, required: true, st: &st}
 	var fields []pq.Field
@@ -79,7 +85,10 @@ func planWrite(schema *iceberg.Schema) (*writePlan, error) {
 	return &writePlan{schema: pq.NewSchema(rootName, newGroup(plainGroupType, fields...)), root: root, columns: b.next}, nil
 }
 
-type planBuilder struct{ next int }
+type planBuilder struct {
+	next    int
+	layouts map[string]*variant.Layout // variant column path → shredding layout
+}
 
 func joinPath(parent, name string) string {
 	if parent == "" {
@@ -179,6 +188,9 @@ func (b *planBuilder) value(t iceberg.Type, required bool, path string, def, rep
 			field(mapKeyName, pq.FieldID(keyNode, t.KeyID)),
 			field(mapValueName, pq.FieldID(valueNode, t.ValueID))))
 		return n, wrap(newGroup(mapGroupType, field(mapRepeatedName, repeated))), nil
+
+	case iceberg.VariantType:
+		return b.variant(n, path, wrap)
 
 	case iceberg.UnknownType:
 		if required {

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/apache/iceberg-go"
 	kzstd "github.com/klauspost/compress/zstd"
 	pq "github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress"
@@ -22,6 +23,7 @@ import (
 	"github.com/coltype-lab/lab/data"
 	"github.com/coltype-lab/lab/formats/parquet/internal/colmetrics"
 	"github.com/coltype-lab/lab/registry"
+	"github.com/coltype-lab/lab/variant"
 )
 
 // Writer properties, with Iceberg's names where Iceberg has one.
@@ -118,14 +120,21 @@ func positiveProperty(props map[string]string, key string, def int64) (int64, er
 
 // recordAppender writes *data.Record rows to one Parquet file.
 type recordAppender struct {
-	location  string
-	pending   *registry.PendingFile
-	w         *pq.Writer
-	plan      *writePlan
-	shred     *shredder
-	collector *colmetrics.Collector
-	settings  writerSettings
-	annot     *annotationPlan
+	location string
+	pending  *registry.PendingFile
+	w        *pq.Writer
+	schema   *iceberg.Schema
+	options  []pq.WriterOption // every writer option but the schema
+	plan     *writePlan
+	shred    *shredder
+
+	// variants buffers the first records while shredding layouts are
+	// inferred; nil once the writer has started.
+	variants       *variantBuffer
+	variantReports map[string]*variant.Report
+	collector      *colmetrics.Collector
+	settings       writerSettings
+	annot          *annotationPlan
 
 	// Rows wait in a batch and reach parquet-go in one WriteRows call:
 	// row-at-a-time calls cost more than the encoding itself. arena holds
@@ -150,11 +159,15 @@ func newRecordAppender(out registry.OutputFile, opts registry.WriteOptions) (*re
 	if opts.Schema == nil {
 		return nil, fmt.Errorf("parquet writer for %s: schema is required", out.Location)
 	}
-	plan, err := planWrite(opts.Schema)
+	plan, err := planWrite(opts.Schema, nil)
 	if err != nil {
 		return nil, fmt.Errorf("parquet writer for %s: %w", out.Location, err)
 	}
 	settings, err := parseWriterSettings(opts.Properties)
+	if err != nil {
+		return nil, fmt.Errorf("parquet writer for %s: %w", out.Location, err)
+	}
+	vsettings, err := parseVariantSettings(opts.Properties)
 	if err != nil {
 		return nil, fmt.Errorf("parquet writer for %s: %w", out.Location, err)
 	}
@@ -171,7 +184,6 @@ func newRecordAppender(out registry.OutputFile, opts registry.WriteOptions) (*re
 		return nil, fmt.Errorf("parquet writer for %s: schema JSON: %w", out.Location, err)
 	}
 	options := []pq.WriterOption{
-		plan.schema,
 		pq.Compression(settings.codec),
 		pq.PageBufferSize(settings.pageBytes),
 		// Iceberg Java writes v1 data pages; every reader knows them.
@@ -184,10 +196,6 @@ func newRecordAppender(out registry.OutputFile, opts registry.WriteOptions) (*re
 	for _, k := range slices.Sorted(maps.Keys(opts.FileMetadata)) {
 		options = append(options, pq.KeyValueMetadata(k, opts.FileMetadata[k]))
 	}
-	config, err := pq.NewWriterConfig(options...)
-	if err != nil {
-		return nil, fmt.Errorf("parquet writer for %s: %w", out.Location, err)
-	}
 	pending, err := out.Create(opts.Overwrite)
 	if err != nil {
 		return nil, err
@@ -195,21 +203,69 @@ func newRecordAppender(out registry.OutputFile, opts registry.WriteOptions) (*re
 	a := &recordAppender{
 		location:  out.Location,
 		pending:   pending,
+		schema:    opts.Schema,
 		plan:      plan,
 		shred:     newShredder(plan),
 		collector: collector,
 		settings:  settings,
 		annot:     annot,
+		options:   options,
 	}
-	if err := guard(out.Location, "create writer", func() error {
-		a.w = pq.NewWriter(pending, config)
-		return nil
-	}); err != nil {
+	if cols := topLevelVariants(opts.Schema); vsettings.shred && len(cols) > 0 {
+		// The writer starts once the first rows have shown the layouts.
+		a.variants = &variantBuffer{settings: vsettings, columns: cols}
+		for _, c := range cols {
+			a.variants.names = append(a.variants.names, opts.Schema.AsStruct().FieldList[c].Name)
+		}
+		return a, nil
+	}
+	if err := a.start(plan); err != nil {
 		_ = pending.Abort()
 		return nil, err
 	}
-	a.groupOffset = a.w.Size()
 	return a, nil
+}
+
+// start creates the parquet-go writer for plan.
+func (a *recordAppender) start(plan *writePlan) error {
+	config, err := pq.NewWriterConfig(append([]pq.WriterOption{plan.schema}, a.options...)...)
+	if err != nil {
+		return fmt.Errorf("parquet writer for %s: %w", a.location, err)
+	}
+	if err := guard(a.location, "create writer", func() error {
+		a.w = pq.NewWriter(a.pending, config)
+		return nil
+	}); err != nil {
+		return err
+	}
+	a.plan, a.shred = plan, newShredder(plan)
+	a.groupOffset = a.w.Size()
+	return nil
+}
+
+// startShredded infers the variant layouts from the buffered records,
+// starts the writer with the shredded schema and writes the records.
+func (a *recordAppender) startShredded() error {
+	vb := a.variants
+	layouts, reports := vb.layouts()
+	a.variantReports = reports
+	plan, err := planWrite(a.schema, layouts)
+	if err == nil {
+		err = a.start(plan)
+	}
+	if err != nil {
+		a.failed = err
+		return err
+	}
+	records := vb.records
+	a.variants = nil
+	for _, rec := range records {
+		if err := a.add(rec); err != nil {
+			a.failed = err
+			return err
+		}
+	}
+	return nil
 }
 
 // guard runs fn and turns a parquet-go panic into an error naming the file.
@@ -229,6 +285,28 @@ func (a *recordAppender) Add(rec *data.Record) error {
 	case a.failed != nil:
 		return fmt.Errorf("write to %s: appender failed earlier: %w", a.location, a.failed)
 	}
+	if vb := a.variants; vb != nil {
+		// Validate now, against the unshredded plan, so a bad record is
+		// refused by the call that passes it, then keep a copy.
+		if _, err := a.shred.shred(rec); err != nil {
+			return fmt.Errorf("write to %s: %w", a.location, err)
+		}
+		if err := a.annot.check(rec); err != nil {
+			return fmt.Errorf("write to %s: %w", a.location, err)
+		}
+		vb.records = append(vb.records, rec.Copy())
+		if len(vb.records) >= vb.settings.rows {
+			if err := a.startShredded(); err != nil {
+				return fmt.Errorf("write to %s: %w", a.location, err)
+			}
+		}
+		return nil
+	}
+	return a.add(rec)
+}
+
+// add writes one record with the started writer.
+func (a *recordAppender) add(rec *data.Record) error {
 	row, err := a.shred.shred(rec)
 	if err != nil {
 		// The record is rejected whole; the file stays writable.
@@ -305,6 +383,13 @@ func (a *recordAppender) Close() error {
 		_ = a.pending.Abort()
 		return a.failed
 	}
+	if a.variants != nil {
+		// Fewer rows than the inference buffer: infer from what there is.
+		if err := a.startShredded(); err != nil {
+			_ = a.pending.Abort()
+			return fmt.Errorf("close %s: %w", a.location, err)
+		}
+	}
 	if err := a.writeBatch(); err != nil {
 		_ = a.pending.Abort()
 		return a.failed
@@ -343,8 +428,12 @@ func (a *recordAppender) Abort() error {
 }
 
 func (a *recordAppender) Metrics() registry.Metrics { return a.metrics }
-func (a *recordAppender) Length() int64             { return a.length }
-func (a *recordAppender) SplitOffsets() []int64     { return slices.Clone(a.splits) }
+
+// VariantReports are the analyses behind the shredded layouts, by column
+// name, once the writer has inferred them (nil without shredding).
+func (a *recordAppender) VariantReports() map[string]*variant.Report { return a.variantReports }
+func (a *recordAppender) Length() int64                              { return a.length }
+func (a *recordAppender) SplitOffsets() []int64                      { return slices.Clone(a.splits) }
 
 // Footer is the written file's metadata as parquet-go wrote it, available
 // after Close; the annotations added on Close are not in it.
