@@ -1,6 +1,8 @@
 package parquet
 
 import (
+	"os"
+	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -78,4 +80,46 @@ func TestArrowReadsAnnotatedFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	arrowEqualRecords(t, arrowReadAll(t, rd, sc), recs)
+}
+
+// The arrow-go writer emits VECTOR annotations by the same footer rewrite,
+// and refuses FILE declarations, whose values it cannot validate.
+func TestArrowWriterAnnotations(t *testing.T) {
+	arrowCheckedMem(t)
+	sc := iceberg.NewSchema(0,
+		iceberg.NestedField{ID: 1, Name: "id", Type: iceberg.PrimitiveTypes.Int64, Required: true},
+		iceberg.NestedField{ID: 2, Name: "emb", Type: iceberg.FixedTypeOf(8)},
+	)
+	st := sc.AsStruct()
+	r := data.NewStructRecord(&st)
+	r.Set(0, int64(1))
+	r.Set(1, []byte{0, 0, 128, 63, 0, 0, 0, 64}) // float32 1, 2
+	batch := arrowBatchOf(t, sc, r)
+	defer batch.Release()
+
+	path := arrowTempPath(t, "vec.parquet")
+	df := arrowWriteFile(t, path, sc, map[string]string{PropVectorColumns: "emb:float32:2"}, batch)
+	anns, err := FileAnnotations(registry.LocalInput(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(anns) != 1 || anns[0].Kind != footer.KindVector || anns[0].VectorLength != 2 || !anns[0].InFooter || !anns[0].InKeyValue {
+		t.Fatalf("annotations %+v", anns)
+	}
+	if st, err := os.Stat(path); err != nil || st.Size() != df.FileSizeBytes() {
+		t.Fatalf("DataFile size %d, file %v %v", df.FileSizeBytes(), st, err)
+	}
+
+	b, err := registry.DataWriteBuilder[arrow.RecordBatch](registry.PARQUET, registry.LocalOutput(arrowTempPath(t, "file.parquet")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := file.Column(3, "doc", false, file.AllFields...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	withDoc := iceberg.NewSchema(0, append(sc.Fields(), doc)...)
+	if _, err := b.Schema(withDoc).Set(PropFileColumns, "doc").Build(); err == nil || !strings.Contains(err.Error(), "not supported by the parquet-arrow model") {
+		t.Fatalf("FILE declaration on the arrow writer: %v", err)
+	}
 }

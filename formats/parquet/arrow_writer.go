@@ -35,6 +35,16 @@ func (arrowModel) NewAppender(out registry.OutputFile, opts registry.WriteOption
 	if err != nil {
 		return nil, fmt.Errorf("parquet file %s: arrow schema: %w", out.Location, err)
 	}
+	annot, err := planAnnotations(opts.Schema, opts.Properties)
+	if err != nil {
+		return nil, fmt.Errorf("parquet file %s: %w", out.Location, err)
+	}
+	if len(annot.files) > 0 {
+		// FILE values must be valid before they are written (types/file),
+		// and this model sees columns, not records: it does not check them.
+		return nil, fmt.Errorf("parquet file %s: %s is not supported by the %s model; write FILE columns with *data.Record rows",
+			out.Location, PropFileColumns, arrowModelName)
+	}
 	props, rowGroupBytes, err := arrowWriterProps(opts.Properties)
 	if err != nil {
 		return nil, fmt.Errorf("parquet file %s: %w", out.Location, err)
@@ -68,6 +78,7 @@ func (arrowModel) NewAppender(out registry.OutputFile, opts registry.WriteOption
 		metricsConfig: opts.MetricsConfig,
 		meta:          meta,
 		rowGroupBytes: rowGroupBytes,
+		annot:         annot,
 	}, nil
 }
 
@@ -143,6 +154,7 @@ type arrowAppender struct {
 	metricsConfig registry.MetricsConfig
 	meta          map[string]string
 	rowGroupBytes int64
+	annot         *annotationPlan
 
 	// failed is set when arrow-go failed mid-write: the file cannot be
 	// finished and Close aborts it.
@@ -241,6 +253,12 @@ func (a *arrowAppender) Close() (err error) {
 	metrics, splits, err := arrowFooterMetrics(md, a.iceSchema, a.metricsConfig)
 	if err != nil {
 		return fmt.Errorf("parquet file %s: %w", a.location, err)
+	}
+	if !a.annot.empty() {
+		// VECTOR annotations go in by footer rewrite, as in the record model.
+		if err := a.annot.rewrite(a.pending); err != nil {
+			return fmt.Errorf("parquet file %s: annotate footer: %w", a.location, err)
+		}
 	}
 	if err := a.pending.Commit(); err != nil {
 		return err
