@@ -28,6 +28,7 @@ type annotation struct {
 	path    []string
 	ann     footer.Annotation
 	element vector.ElementType // 0: not checked
+	flba    bool               // layout=flba: the column must be a FIXED_LEN_BYTE_ARRAY leaf
 }
 
 func newAnnotateCommand(_ *viper.Viper) *cobra.Command {
@@ -201,6 +202,7 @@ func parseVectorFlag(s string) (annotation, error) {
 		}
 		a.ann.Element = name
 		a.element = 0 // checkElements looks at list elements; the codec checks the leaf length
+		a.flba = true
 	}
 	return a, nil
 }
@@ -332,6 +334,12 @@ func annotateFile(stdout io.Writer, in, out string, anns []annotation, force, al
 // request; structural problems are left to footer.Annotate, which names them.
 func checkElements(rep *inspect.Report, anns []annotation) error {
 	for _, a := range anns {
+		if a.flba {
+			if n := rep.Schema.Find(a.path); n != nil && (!n.IsLeaf() || n.PhysicalType != "FIXED_LEN_BYTE_ARRAY") {
+				return fmt.Errorf("%s: layout=flba needs a FIXED_LEN_BYTE_ARRAY column, %s is %s", a.flag, strings.Join(a.path, "."), n.ElementName())
+			}
+			continue
+		}
 		if a.element == 0 {
 			continue
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/parquet-go/parquet-go/format"
 
 	"github.com/coltype-lab/lab/formats/parquet/footer"
+	"github.com/coltype-lab/lab/types/vector"
 )
 
 // Options configures Inspect.
@@ -122,8 +123,9 @@ type Vector struct {
 	// Dim is the vector length: the middle group's vector_length with
 	// VECTOR repetition, else the mirror's; 0 when neither holds it.
 	Dim       int32  `json:"dim,omitempty"`
-	DimSource string `json:"dim_source,omitempty"` // "vector_length" or "mirror"
-	// Layout is "vector-repetition" (PR #592: middle group VECTOR),
+	DimSource string `json:"dim_source,omitempty"` // "vector_length", "mirror" or "type_length" (flba)
+	// Layout is "flba" (PR #241: a FIXED_LEN_BYTE_ARRAY leaf),
+	// "vector-repetition" (PR #592: middle group VECTOR),
 	// "list" (middle group REPEATED) or "invalid: <why>".
 	Layout string `json:"layout"`
 }
@@ -526,10 +528,46 @@ func (lt *LogicalType) setTime(u format.TimeUnit, utc bool) {
 	lt.Text = fmt.Sprintf("%s(%s, %s)", lt.Name, lt.Unit, zone)
 }
 
+// flatVectorOf reads a VECTOR on a FIXED_LEN_BYTE_ARRAY leaf (PR #241's
+// shape): the cell's bytes do not say what they are, so the element comes
+// from the mirror, and the length is the cell's size over the element's.
+func (b *builder) flatVectorOf(n *Node) *Vector {
+	v := &Vector{Layout: "flba"}
+	if n.PhysicalType != "FIXED_LEN_BYTE_ARRAY" || n.TypeLength == nil {
+		v.Layout = "invalid: VECTOR on a " + nodeType(n) + " leaf, not FIXED_LEN_BYTE_ARRAY"
+		return v
+	}
+	for _, a := range b.annotations {
+		if a.Kind != footer.KindVector || !a.InKeyValue || !slices.Equal(a.Path, n.Path) {
+			continue
+		}
+		width, ok := footer.VectorElementWidths[a.Element]
+		if !ok {
+			v.Layout = fmt.Sprintf("invalid: the mirror's element %q has no width", a.Element)
+			return v
+		}
+		for _, t := range vector.ElementTypes() {
+			if name, ok := t.ParquetElement(); ok && name == a.Element {
+				v.Element = t.String()
+			}
+		}
+		v.Dim, v.DimSource = *n.TypeLength/width, "type_length"
+		if *n.TypeLength%width != 0 || (a.VectorLength > 0 && a.VectorLength != v.Dim) {
+			v.Layout = fmt.Sprintf("invalid: %d bytes do not hold %d %s elements", *n.TypeLength, a.VectorLength, v.Element)
+		}
+		return v
+	}
+	v.Layout = "invalid: FIXED_LEN_BYTE_ARRAY VECTOR without a mirror entry naming its element"
+	return v
+}
+
 // vectorOf reads a VECTOR group's parameters from its subtree (and the
 // mirror, for the length in the list layout).
 func (b *builder) vectorOf(n *Node) *Vector {
 	v := &Vector{}
+	if n.IsLeaf() {
+		return b.flatVectorOf(n)
+	}
 	if len(n.Children) != 1 {
 		v.Layout = fmt.Sprintf("invalid: %d children, not one middle group", len(n.Children))
 		return v
