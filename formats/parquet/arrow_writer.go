@@ -87,7 +87,7 @@ func (arrowModel) NewAppender(out registry.OutputFile, opts registry.WriteOption
 func arrowWriterProps(p map[string]string) (*parquet.WriterProperties, int64, error) {
 	sizes := map[string]int64{
 		PropRowGroupBytes: defaultRowGroupBytes,
-		PropRowGroupRows: arrowDefaultRowGroupLimit,
+		PropRowGroupRows:  arrowDefaultRowGroupLimit,
 		PropPageBytes:     defaultPageBytes,
 		PropPageRowLimit:  arrowDefaultPageRowLimit,
 		PropDictBytes:     arrowDefaultDictBytes,
