@@ -123,3 +123,37 @@ func TestBenchVectorsCLI(t *testing.T) {
 		t.Fatalf("bad size: exit %d: %s", code, errOut)
 	}
 }
+
+func TestConfigShow(t *testing.T) {
+	bin := labBinary(t)
+	work := t.TempDir()
+	if err := os.WriteFile(filepath.Join(work, "lab.yaml"), []byte("demo:\n  dir: from-file\nbench:\n  vectors:\n    seed: 9\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "config", "show")
+	cmd.Dir = work
+	cmd.Env = append(os.Environ(), "LAB_DEMO_DIR=from-env")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if !strings.Contains(string(out), "config file: "+filepath.Join(work, "lab.yaml")+"\n") {
+		t.Errorf("config show does not name the file:\n%s", out)
+	}
+	got := map[string]string{} // key -> "value | source"
+	for _, line := range strings.Split(string(out), "\n") {
+		f := strings.Fields(line)
+		if len(f) >= 3 && strings.Contains(f[0], ".") {
+			got[f[0]] = f[1] + " | " + strings.Join(f[2:], " ")
+		}
+	}
+	for key, want := range map[string]string{
+		"demo.dir":              "from-env | environment LAB_DEMO_DIR",
+		"bench.vectors.seed":    "9 | config file",
+		"bench.vectors.dataset": "clustered | default",
+	} {
+		if got[key] != want {
+			t.Errorf("%s = %q, want %q\n%s", key, got[key], want, out)
+		}
+	}
+}

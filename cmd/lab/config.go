@@ -1,0 +1,95 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/viper"
+)
+
+func init() { commands = append(commands, newConfigCommand) }
+
+func newConfigCommand(v *viper.Viper) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "config",
+		Short: "Show the lab's configuration",
+		Args:  usageArgs(cobra.NoArgs),
+		RunE:  func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
+	}
+	var asJSON bool
+	show := &cobra.Command{
+		Use:   "show",
+		Short: "Print every setting's effective value and where it came from (flag default, lab.yaml, or LAB_* environment)",
+		Example: `  lab config show
+  LAB_DEMO_DIR=/tmp/tour lab config show --json`,
+		Args: usageArgs(cobra.NoArgs),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			settings := effectiveSettings(v)
+			if asJSON {
+				enc := json.NewEncoder(cmd.OutOrStdout())
+				enc.SetIndent("", "  ")
+				return enc.Encode(struct {
+					ConfigFile string    `json:"config_file"`
+					Settings   []setting `json:"settings"`
+				}{v.ConfigFileUsed(), settings})
+			}
+			out := cmd.OutOrStdout()
+			file := v.ConfigFileUsed()
+			if file == "" {
+				file = "(none: no ./lab.yaml and no --config)"
+			}
+			fmt.Fprintf(out, "config file: %s\n", file)
+			tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "KEY\tVALUE\tSOURCE")
+			for _, s := range settings {
+				fmt.Fprintf(tw, "%s\t%v\t%s\n", s.Key, s.Value, s.Source)
+			}
+			return tw.Flush()
+		},
+	}
+	show.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
+	cmd.AddCommand(show)
+	return cmd
+}
+
+// setting is one configuration key as the lab resolves it.
+type setting struct {
+	Key    string `json:"key"`
+	Value  any    `json:"value"`
+	Source string `json:"source"`
+}
+
+// effectiveSettings lists every key a command binds, with its value and the
+// layer it came from. Command-line flags apply only to the command they are
+// given to, so here a value comes from the environment, the file, or the
+// flag's default, in that order of precedence.
+func effectiveSettings(v *viper.Viper) []setting {
+	keys := v.AllKeys()
+	slices.Sort(keys)
+	out := make([]setting, 0, len(keys))
+	for _, k := range keys {
+		source := "default"
+		switch {
+		case envSet(k):
+			source = "environment " + envName(k)
+		case v.InConfig(k):
+			source = "config file"
+		}
+		out = append(out, setting{Key: k, Value: v.Get(k), Source: source})
+	}
+	return out
+}
+
+func envName(key string) string {
+	return "LAB_" + strings.ToUpper(strings.NewReplacer(".", "_", "-", "_").Replace(key))
+}
+
+func envSet(key string) bool {
+	_, ok := os.LookupEnv(envName(key))
+	return ok
+}
