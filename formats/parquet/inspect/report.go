@@ -367,18 +367,9 @@ func (b *builder) tree() *Node {
 		if el.Type.Valid {
 			n.PhysicalType = physicalName(el.Type.V)
 		}
-		if el.TypeLength.Valid {
-			v := el.TypeLength.V
-			n.TypeLength = &v
-		}
-		if el.FieldID.Valid {
-			v := el.FieldID.V
-			n.FieldID = &v
-		}
-		if el.VectorLength.Valid {
-			v := el.VectorLength.V
-			n.VectorLength = &v
-		}
+		n.TypeLength = optional(el.TypeLength)
+		n.FieldID = optional(el.FieldID)
+		n.VectorLength = optional(el.VectorLength)
 		n.ConvertedType = convertedName(el)
 		if el.IsGroup() {
 			for range el.NumChildren.V {
@@ -618,25 +609,13 @@ func (n *Node) ElementName() string {
 
 func (b *builder) rowGroup(i int, rg *footer.RowGroup, warnings *[]string) RowGroup {
 	out := RowGroup{Index: i, NumRows: rg.NumRows, TotalByteSize: rg.TotalByteSize, Columns: []ColumnChunk{}}
-	if rg.TotalCompressedSize.Valid {
-		v := rg.TotalCompressedSize.V
-		out.TotalCompressedSize = &v
-	}
-	if rg.FileOffset.Valid {
-		v := rg.FileOffset.V
-		out.FileOffset = &v
-	}
-	if rg.Ordinal.Valid {
-		v := rg.Ordinal.V
-		out.Ordinal = &v
-	}
+	out.TotalCompressedSize = optional(rg.TotalCompressedSize)
+	out.FileOffset = optional(rg.FileOffset)
+	out.Ordinal = optional(rg.Ordinal)
 	for j := range rg.Columns {
 		cc := &rg.Columns[j]
 		c := ColumnChunk{FileOffset: cc.FileOffset, Path: []string{}}
-		if cc.FilePath.Valid {
-			v := cc.FilePath.V
-			c.FilePath = &v
-		}
+		c.FilePath = optional(cc.FilePath)
 		c.Encrypted = cc.CryptoMetadata.Value != nil || cc.EncryptedColumnMetadata != nil
 		c.ColumnIndex = rangeOf(cc.ColumnIndexOffset, cc.ColumnIndexLength)
 		c.OffsetIndex = rangeOf(cc.OffsetIndexOffset, cc.OffsetIndexLength)
@@ -656,14 +635,8 @@ func (b *builder) rowGroup(i int, rg *footer.RowGroup, warnings *[]string) RowGr
 		c.TotalCompressedSize = md.TotalCompressedSize
 		c.TotalUncompressedSize = md.TotalUncompressedSize
 		c.DataPageOffset = md.DataPageOffset
-		if md.DictionaryPageOffset.Valid {
-			v := md.DictionaryPageOffset.V
-			c.DictionaryPageOffset = &v
-		}
-		if md.IndexPageOffset.Valid {
-			v := md.IndexPageOffset.V
-			c.IndexPageOffset = &v
-		}
+		c.DictionaryPageOffset = optional(md.DictionaryPageOffset)
+		c.IndexPageOffset = optional(md.IndexPageOffset)
 		c.BloomFilter = rangeOf(md.BloomFilterOffset, md.BloomFilterLength)
 		leaf := b.leaves[pathKey(md.PathInSchema)]
 		if leaf == nil {
@@ -745,4 +718,13 @@ func truncate(s string, n int) (string, bool) {
 		i += size
 	}
 	return s[:i] + "…", true
+}
+
+// optional turns a thrift field's presence into a JSON-omittable pointer.
+func optional[T any](n thrift.Null[T]) *T {
+	if !n.Valid {
+		return nil
+	}
+	v := n.V
+	return &v
 }
