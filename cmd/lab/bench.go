@@ -12,7 +12,14 @@ import (
 	"github.com/coltype-lab/lab/bench"
 )
 
-func init() { commands = append(commands, newBenchCommand) }
+func init() {
+	commands = append(commands, newBenchCommand)
+	benchCommands = append(benchCommands, newBenchVectorsCommand)
+}
+
+// benchCommands holds the constructors of `lab bench` subcommands; each
+// benchmark's file adds its own from init(), like commands in root.go.
+var benchCommands []func(*viper.Viper) *cobra.Command
 
 func newBenchCommand(v *viper.Viper) *cobra.Command {
 	cmd := &cobra.Command{
@@ -21,7 +28,9 @@ func newBenchCommand(v *viper.Viper) *cobra.Command {
 		Args:  usageArgs(cobra.NoArgs),
 		RunE:  func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
-	cmd.AddCommand(newBenchVectorsCommand(v))
+	for _, newCommand := range benchCommands {
+		cmd.AddCommand(newCommand(v))
+	}
 	return cmd
 }
 
