@@ -17,7 +17,7 @@ export async function readRequest() {
 export async function main(handlers) {
   try {
     const req = await readRequest();
-    const handler = handlers[req.op];
+    const handler = handlers[req.op] ?? (req.op === 'read_many' && handlers.read ? readMany(handlers.read) : undefined);
     if (!handler) {
       throw new Error(`unknown op ${JSON.stringify(req.op)}; known: ${Object.keys(handlers).join(', ')}`);
     }
@@ -26,6 +26,35 @@ export async function main(handlers) {
   } catch (err) {
     process.stderr.write(`error: ${err && err.stack ? err.stack : err}\n`, () => process.exit(1));
   }
+}
+
+// readMany is the read_many op every script with a read op gets:
+//   {files:[...], ...read options} -> {results:[{file, result} | {file, error, stack} | {file, not_run:true}]}
+// One process reads many files, which saves a process start per file. Each
+// file's failure is reported in its entry. After an error that looks like a
+// panic inside a WebAssembly or native library, whose state may now be
+// broken, the remaining files are not read (not_run): the caller reads them
+// in a fresh process.
+export function readMany(read) {
+  return async (req) => {
+    required(req, 'files');
+    const results = [];
+    let broken = false;
+    for (const file of req.files) {
+      if (broken) {
+        results.push({ file, not_run: true });
+        continue;
+      }
+      try {
+        results.push({ file, result: await read({ ...req, op: 'read', file }) });
+      } catch (err) {
+        const stack = String(err && err.stack ? err.stack : err);
+        results.push({ file, error: String(err), stack });
+        broken = /RuntimeError|panicked at|unreachable/.test(stack);
+      }
+    }
+    return { results };
+  };
 }
 
 export function required(req, ...names) {

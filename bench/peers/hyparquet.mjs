@@ -1,5 +1,8 @@
 // hyparquet: a pure-JavaScript Parquet reader.
-// op read {file, limit?} -> {peer, columns:[{name,type}], rows:[{...}], num_rows, timings_ms}
+// op read {file, limit?, binary_as_bytes?} -> {peer, columns:[{name,type}], rows:[{...}], num_rows, timings_ms}
+//   binary_as_bytes: report BYTE_ARRAY columns without a STRING annotation as
+//   bytes (hyparquet's utf8: false) instead of hyparquet's default, which
+//   decodes them as UTF-8 text.
 import { readFile } from 'node:fs/promises';
 import { parquetMetadata, parquetSchema, parquetReadObjects } from 'hyparquet';
 import { main, required, jsonSafe, now } from './common.mjs';
@@ -24,7 +27,7 @@ await main({
     const columns = parquetSchema(metadata).children.map((c) => ({ name: c.element.name, type: typeName(c.element) }));
     const numRows = Number(metadata.num_rows);
     const rowEnd = req.limit != null ? Math.min(req.limit, numRows) : numRows;
-    const rows = await parquetReadObjects({ file, metadata, rowStart: 0, rowEnd });
+    const rows = await parquetReadObjects({ file, metadata, rowStart: 0, rowEnd, utf8: !req.binary_as_bytes });
     const t2 = now();
     return {
       peer: 'hyparquet',

@@ -3,6 +3,9 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -42,24 +45,29 @@ func newRootCommand() *cobra.Command {
 	return root
 }
 
+// defaultConfigFile is read from the working directory when --config is not given.
+const defaultConfigFile = "lab.yaml"
+
 // loadConfig layers lab.yaml (or --config) under LAB_* environment variables;
 // flags bound by each command sit on top.
 func loadConfig(v *viper.Viper, file string) error {
 	v.SetEnvPrefix("LAB")
 	v.SetEnvKeyReplacer(strings.NewReplacer(".", "_", "-", "_"))
 	v.AutomaticEnv()
-	if file != "" {
-		v.SetConfigFile(file)
-	} else {
-		v.SetConfigName("lab")
-		v.SetConfigType("yaml")
-		v.AddConfigPath(".")
-	}
-	if err := v.ReadInConfig(); err != nil {
-		var notFound viper.ConfigFileNotFoundError
-		if file == "" && errors.As(err, &notFound) {
+	if file == "" {
+		// Only lab.yaml itself: viper's name search would also take a file
+		// called plain "lab" (such as the binary `make build` writes) as YAML.
+		if _, err := os.Stat(defaultConfigFile); errors.Is(err, fs.ErrNotExist) {
 			return nil
 		}
+		abs, err := filepath.Abs(defaultConfigFile)
+		if err != nil {
+			return fmt.Errorf("config %s: %w", defaultConfigFile, err)
+		}
+		file = abs
+	}
+	v.SetConfigFile(file)
+	if err := v.ReadInConfig(); err != nil {
 		return fmt.Errorf("config %s: %w", v.ConfigFileUsed(), err)
 	}
 	return nil

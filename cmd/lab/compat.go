@@ -1,0 +1,131 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/viper"
+
+	"github.com/coltype-lab/lab/spec/compat"
+	"github.com/coltype-lab/lab/spec/golden"
+)
+
+func init() { commands = append(commands, newCompatCommand) }
+
+func newCompatCommand(v *viper.Viper) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "compat",
+		Short: "Read every golden file with every reader and print the compatibility matrix",
+		Long: `compat reads every golden file (lab spec golden) and parquet-testing's
+data/unknown-logical-type.parquet with each reader: parquet-go, arrow-go as a
+user calls it, arrow-go through the lab's guard, and the peers DuckDB,
+hyparquet and parquet-wasm (bench/peers; install with: cd bench/peers && npm ci).
+Each outcome is classed by comparing the values read with the golden
+sidecar's: typed, physical, error, crash or wrong (spec/COMPAT.md defines
+them). It prints the matrix as a Markdown table (rows: cases, columns:
+readers), or as JSON.
+
+--write replaces the generated table in a Markdown file (between its
+markers; the hand-written text stays), which is how spec/COMPAT.md is made.
+The expected matrix the tests pin is spec/compat/expected.json
+(go test ./spec/compat -update rewrites it).
+
+A reader that is not installed fails the command, naming it; --readers
+leaves readers out. Every peer process runs under a time limit.`,
+		Example: `  lab compat
+  lab compat --write spec/COMPAT.md
+  lab compat --json --readers parquet-go,duckdb
+  PARQUET_TEST_DATA=../parquet-testing lab compat`,
+		Args: usageArgs(cobra.NoArgs),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			readers, err := selectReaders(v.GetStringSlice("compat.readers"))
+			if err != nil {
+				return usageError{err}
+			}
+			return runCompat(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), compatOptions{
+				golden:         v.GetString("compat.golden"),
+				parquetTesting: v.GetString("compat.parquet-testing"),
+				readers:        readers,
+				asJSON:         v.GetBool("compat.json"),
+				write:          v.GetString("compat.write"),
+			})
+		},
+	}
+	var names []string
+	for _, r := range compat.Readers() {
+		names = append(names, r.Name)
+	}
+	cmd.Flags().String("golden", golden.DefaultDir, "golden directory")
+	cmd.Flags().String("parquet-testing", os.Getenv("PARQUET_TEST_DATA"), "apache/parquet-testing checkout (default $PARQUET_TEST_DATA); empty leaves its case out")
+	cmd.Flags().StringSlice("readers", nil, "readers to run (default all: "+strings.Join(names, ", ")+")")
+	cmd.Flags().Bool("json", false, "print the matrix as JSON")
+	cmd.Flags().String("write", "", "also write the table into this Markdown file, between its generated-table markers")
+	for _, f := range []string{"golden", "parquet-testing", "readers", "json", "write"} {
+		_ = v.BindPFlag("compat."+f, cmd.Flags().Lookup(f))
+	}
+	return cmd
+}
+
+type compatOptions struct {
+	golden, parquetTesting string
+	readers                []compat.Reader
+	asJSON                 bool
+	write                  string
+}
+
+func selectReaders(names []string) ([]compat.Reader, error) {
+	all := compat.Readers()
+	if len(names) == 0 {
+		return all, nil
+	}
+	var out []compat.Reader
+	for _, n := range names {
+		i := slices.IndexFunc(all, func(r compat.Reader) bool { return r.Name == strings.TrimSpace(n) })
+		if i < 0 {
+			var known []string
+			for _, r := range all {
+				known = append(known, r.Name)
+			}
+			return nil, fmt.Errorf("--readers: unknown reader %q; known: %s", n, strings.Join(known, ", "))
+		}
+		out = append(out, all[i])
+	}
+	return out, nil
+}
+
+func runCompat(ctx context.Context, out, errOut io.Writer, o compatOptions) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if o.parquetTesting == "" {
+		fmt.Fprintln(errOut, "lab compat: PARQUET_TEST_DATA is not set: leaving out parquet-testing/unknown-logical-type")
+	} else if _, err := os.Stat(compat.UnknownLogicalTypeCase(o.parquetTesting).Path); err != nil {
+		return fmt.Errorf("--parquet-testing %s: %w", o.parquetTesting, err)
+	}
+	cases, err := compat.Cases(o.golden, o.parquetTesting)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Minute)
+	defer cancel()
+	m, err := compat.Run(ctx, cases, o.readers)
+	if err != nil {
+		return err
+	}
+	if o.write != "" {
+		if err := m.WriteInto(o.write); err != nil {
+			return err
+		}
+	}
+	if o.asJSON {
+		return writeJSON(out, m)
+	}
+	_, err = io.WriteString(out, m.Markdown())
+	return err
+}

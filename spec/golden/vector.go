@@ -1,0 +1,197 @@
+package golden
+
+import (
+	"encoding/hex"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+
+	"github.com/apache/iceberg-go"
+
+	"github.com/coltype-lab/lab/data"
+	"github.com/coltype-lab/lab/formats/parquet"
+	"github.com/coltype-lab/lab/types/vector"
+)
+
+// VectorInfo describes a VECTOR golden file.
+type VectorInfo struct {
+	// Layout is a vector.Layout name (flba, flba-raw, list,
+	// vector-repetition).
+	Layout string `json:"layout"`
+	// Element is a vector.ElementType name; Dim the number of elements.
+	Element string `json:"element"`
+	Dim     int    `json:"dim"`
+}
+
+// vectorDim is every golden vector's dimension: small enough to read.
+const vectorDim = 3
+
+// vectorRows are the golden vectors; nil is a null vector and NaN a null
+// element. The values are exact in float16 and int8 as well, so that every
+// element type holds the same numbers.
+var (
+	// vectorRowsNullElements is PR #592's example: [1,2,3], null, [4,null,6].
+	vectorRowsNullElements = [][]float64{{1, 2, 3}, nil, {4, math.NaN(), 6}}
+	// vectorRowsDense are for the FIXED_LEN_BYTE_ARRAY layouts, which
+	// cannot hold a null element.
+	vectorRowsDense = [][]float64{{1, 2, 3}, nil, {4, -5.5, 6}}
+	vectorRowsInt8  = [][]float64{{1, 2, 3}, nil, {4, -5, 127}}
+)
+
+type vectorCase struct {
+	name, description string
+	layout            vector.Layout
+	element           vector.ElementType
+	rows              [][]float64
+}
+
+func vectorCases() []vectorCase {
+	return []vectorCase{
+		{"flba", "FIXED_LEN_BYTE_ARRAY(12) annotated VECTOR (lab id 20) by a footer rewrite; a null vector",
+			vector.LayoutFLBA, vector.Float32, vectorRowsDense},
+		{"flba-raw", "the same FIXED_LEN_BYTE_ARRAY(12) bytes without any annotation (a baseline)",
+			vector.LayoutFLBARaw, vector.Float32, vectorRowsDense},
+		{"list", "the 3-level LIST<float> baseline, no VECTOR annotation; a null vector and a null element",
+			vector.LayoutList, vector.Float32, vectorRowsNullElements},
+		{"vector-repetition", "PR #592's layout: a VECTOR group over a group with repetition VECTOR (3) and vector_length 3; its example rows [1,2,3], null, [4,null,6]",
+			vector.LayoutVectorRepetition, vector.Float32, vectorRowsNullElements},
+		{"flba-float16", "FIXED_LEN_BYTE_ARRAY(6) of IEEE 754 binary16 elements annotated VECTOR, written by the record model",
+			vector.LayoutFLBA, vector.Float16, vectorRowsDense},
+		{"flba-int8", "FIXED_LEN_BYTE_ARRAY(3) of int8 elements annotated VECTOR, written by the record model",
+			vector.LayoutFLBA, vector.Int8, vectorRowsInt8},
+	}
+}
+
+// generateVectorCases writes one file per layout with float32 elements
+// through vector.WriteFile (uncompressed PLAIN, the layouts exactly as the
+// lab's benchmarks write them), and the other element types through the
+// record model's VECTOR declaration.
+func generateVectorCases(out, work string) error {
+	for _, c := range vectorCases() {
+		path := filepath.Join(out, c.name+".parquet")
+		var err error
+		if c.element == vector.Float32 {
+			err = writeFloat32Layout(path, c)
+		} else {
+			err = writeElementVectors(path, filepath.Join(work, c.name+".parquet"), c)
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", c.name, err)
+		}
+		side, err := vectorSidecar(c)
+		if err != nil {
+			return fmt.Errorf("%s: %w", c.name, err)
+		}
+		if err := writeSidecar(out, side); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func writeFloat32Layout(path string, c vectorCase) error {
+	col := vector.Column{Dim: vectorDim, Null: make([]bool, len(c.rows)), Nullable: true}
+	nullElements := false
+	for i, r := range c.rows {
+		if r == nil {
+			col.Null[i] = true
+			r = make([]float64, vectorDim)
+		}
+		for _, x := range r {
+			col.Data = append(col.Data, float32(x))
+			col.ElementNull = append(col.ElementNull, math.IsNaN(x))
+			nullElements = nullElements || math.IsNaN(x)
+		}
+	}
+	if !nullElements {
+		col.ElementNull = nil
+	}
+	// Zero a null element's slot rather than store NaN bits.
+	for i, null := range col.ElementNull {
+		if null {
+			col.Data[i] = 0
+		}
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return vector.WriteFile(path, col, vector.WriteOptions{Layout: c.layout})
+}
+
+// writeElementVectors writes emb as an optional fixed[dim × width] column
+// declared VECTOR of c.element.
+func writeElementVectors(path, tmp string, c vectorCase) error {
+	width := c.element.Width()
+	sc := iceberg.NewSchema(0, iceberg.NestedField{ID: 1, Name: vector.ColumnName, Type: iceberg.FixedTypeOf(vectorDim * width)})
+	var recs []*data.Record
+	for i, r := range c.rows {
+		var cell any
+		if r != nil {
+			b, err := c.element.EncodeAppend(nil, float32s(r))
+			if err != nil {
+				return fmt.Errorf("row %d: %w", i, err)
+			}
+			cell = b
+		}
+		recs = append(recs, data.Of(sc, cell))
+	}
+	props := map[string]string{
+		parquet.PropCompressionCodec: "uncompressed",
+		parquet.PropVectorColumns:    fmt.Sprintf("%s:%s:%d", vector.ColumnName, c.element, vectorDim),
+	}
+	if err := writeRecords(tmp, sc, props, recs...); err != nil {
+		return err
+	}
+	return rewriteFooter(tmp, path, nil)
+}
+
+func float32s(r []float64) []float32 {
+	out := make([]float32, len(r))
+	for i, x := range r {
+		out[i] = float32(x)
+	}
+	return out
+}
+
+// vectorSidecar gives the rows as numbers (the VECTOR meaning) and, for
+// the FIXED_LEN_BYTE_ARRAY layouts, as the hex of each cell's bytes.
+func vectorSidecar(c vectorCase) (Sidecar, error) {
+	s := Sidecar{
+		Case: c.name, Kind: KindVector, Description: c.description, File: c.name + ".parquet",
+		Column: vector.ColumnName, Annotation: "VECTOR",
+		Vector: &VectorInfo{Layout: c.layout.String(), Element: c.element.String(), Dim: vectorDim},
+	}
+	flba := c.layout == vector.LayoutFLBA || c.layout == vector.LayoutFLBARaw
+	for i, r := range c.rows {
+		var meaning, physical any
+		if r != nil {
+			nums := make([]any, len(r))
+			for j, x := range r {
+				if !math.IsNaN(x) {
+					nums[j] = x
+				}
+			}
+			meaning = nums
+			if flba {
+				b, err := c.element.EncodeAppend(nil, float32s(r))
+				if err != nil {
+					return s, fmt.Errorf("row %d: %w", i, err)
+				}
+				physical = hex.EncodeToString(b)
+			}
+		}
+		s.Rows = append(s.Rows, map[string]any{vector.ColumnName: meaning})
+		if flba {
+			s.PhysicalRows = append(s.PhysicalRows, map[string]any{vector.ColumnName: physical})
+		}
+	}
+	switch c.layout {
+	case vector.LayoutFLBARaw:
+		// No annotation: the bytes are all the file says.
+		s.Annotation, s.Rows, s.PhysicalRows = "", s.PhysicalRows, nil
+	case vector.LayoutList:
+		s.Annotation = "" // LIST, a type every reader knows
+	}
+	return s, nil
+}
