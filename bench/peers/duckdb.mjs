@@ -2,8 +2,12 @@
 //
 // op read {file, limit?}
 //   -> {peer, columns:[{name,type}], rows:[{...}], num_rows, timings_ms}
-// op topk {file, column, id_column?="id", dim, metric, k, queries:[[...]], modes?=["parquet","memory"], threads?}
-//   -> {peer, metric, k, runs:[{mode, load_ms, total_ms, results:[{ids, scores, ms}]}]}
+// op topk {file, column, id_column?="id", row_ids?=false, dim, metric, k, queries:[[...]], modes?=["parquet","memory"], threads?}
+//   -> {peer, metric, k, version, runs:[{mode, load_ms, total_ms, results:[{ids, scores, ms}]}]}
+//   row_ids makes the ids the file's row numbers (read_parquet's
+//   file_row_number) for files without an id column. Mode "parquet" reads the
+//   file for every query; "memory" first loads it into a FLOAT[dim] table
+//   (load_ms) and queries that.
 //
 // Metrics and their scores (the same in every peer script):
 //   cosine: cosine similarity, higher first      (array_cosine_similarity)
@@ -79,19 +83,22 @@ await main({
     required(req, 'file', 'column', 'dim', 'metric', 'k', 'queries');
     if (!metrics[req.metric]) throw new Error(`unknown metric ${JSON.stringify(req.metric)}; known: ${Object.keys(metrics).join(', ')}`);
     const dim = Number(req.dim);
-    const id = sqlIdent(req.id_column ?? 'id');
+    const rowIDs = req.row_ids === true;
+    const id = rowIDs ? 'file_row_number' : sqlIdent(req.id_column ?? 'id');
+    const parquet = `read_parquet(${sqlString(req.file)}${rowIDs ? ', file_row_number = true' : ''})`;
     // The cast makes a LIST column (how Parquet stores vectors) a fixed-size
     // ARRAY, which the array_* functions need; on a FLOAT[dim] column it is a no-op.
     const vec = `CAST(${sqlIdent(req.column)} AS FLOAT[${dim}])`;
     const conn = await connect(req);
+    const version = String((await conn.runAndReadAll('SELECT version()')).getRowsJS()[0][0]);
     const runs = [];
     for (const mode of req.modes ?? ['parquet', 'memory']) {
       if (mode === 'parquet') {
-        const r = await runQueries(conn, `read_parquet(${sqlString(req.file)})`, vec, id, req);
+        const r = await runQueries(conn, parquet, vec, id, req);
         runs.push({ mode, load_ms: 0, ...r });
       } else if (mode === 'memory') {
         const t0 = now();
-        await conn.run(`CREATE OR REPLACE TABLE vectors AS SELECT ${id} AS id, ${vec} AS vec FROM read_parquet(${sqlString(req.file)})`);
+        await conn.run(`CREATE OR REPLACE TABLE vectors AS SELECT ${id} AS id, ${vec} AS vec FROM ${parquet}`);
         const load_ms = now() - t0;
         const r = await runQueries(conn, 'vectors', 'vec', 'id', req);
         runs.push({ mode, load_ms, ...r });
@@ -99,6 +106,6 @@ await main({
         throw new Error(`unknown mode ${JSON.stringify(mode)}; known: parquet, memory`);
       }
     }
-    return { peer: 'duckdb', metric: req.metric, k: Number(req.k), runs };
+    return { peer: 'duckdb', metric: req.metric, k: Number(req.k), version, runs };
   },
 });

@@ -4,7 +4,7 @@ Run with Debian's interpreter (/usr/bin/python3, package python3-faiss).
 Reads one JSON request on stdin and prints one JSON result on stdout:
 
   op search {sidecar, n, dim, metric, k, queries:[[...]], modes?=["single","batch"], threads?}
-    -> {peer, metric, k, faiss_version, runs:[{mode, load_ms, total_ms, results:[{ids, scores, ms?}]}]}
+    -> {peer, metric, k, version, faiss_version, runs:[{mode, load_ms, total_ms, results:[{ids, scores, ms?}]}]}
 
 Scores follow duckdb.mjs: cosine similarity (IndexFlatIP on L2-normalised
 vectors), inner product (IndexFlatIP), squared L2 distance (IndexFlatL2).
@@ -90,7 +90,8 @@ def search(req):
                          "results": [hits(d[j], i[j]) for j in range(len(q))]})
         else:
             raise ValueError(f"unknown mode {mode!r}; known: single, batch")
-    return {"peer": "faiss", "metric": req["metric"], "k": k, "faiss_version": faiss.__version__, "runs": runs}
+    return {"peer": "faiss", "metric": req["metric"], "k": k, "version": faiss.__version__,
+            "faiss_version": faiss.__version__, "runs": runs}
 
 
 def main():

@@ -6,11 +6,14 @@
 //   The sidecar is n*dim float32 little-endian values, row-major; row i gets id i.
 //   Without dir a new temporary directory is made (the caller removes it).
 // op search {dir, table?, metric, k, queries:[[...]]}
-//   -> {peer, metric, k, runs:[{mode:"flat", load_ms, total_ms, results:[{ids, scores, ms}]}]}
-//   Scores follow duckdb.mjs: cosine similarity, inner product, squared L2.
-// op take   {dir, table?, offsets:[...], vectors?=true}
-//   -> {peer, ids, vectors?, timings_ms:{open, take}}, rows in LanceDB's order
-//   (ascending offsets, not the request's order); ids say which row is which.
+//   -> {peer, metric, k, version, runs:[{mode:"flat", load_ms, total_ms, results:[{ids, scores, ms}]}]}
+//   load_ms is opening the table. Scores follow duckdb.mjs: cosine similarity, inner product, squared L2.
+// op take   {dir, table?, offsets:[...], vectors?=true, runs?=1}
+//   -> {peer, ids, vectors?, timings_ms:{open, take}, take_ms:[...]}, rows in
+//   LanceDB's order (ascending offsets, not the request's order); ids say
+//   which row is which. The take runs `runs` times on the table opened once;
+//   take_ms holds each run's time, timings_ms.take the first.
+import { readFileSync } from 'node:fs';
 import { readFile, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,6 +31,15 @@ const scoreOf = {
   dot: (d) => 1 - d, // LanceDB's dot "distance" is 1 - inner product
   l2: (d) => d, // already the squared Euclidean distance
 };
+
+// The installed package's version, for the report (the lockfile pins it).
+function lancedbVersion() {
+  try {
+    return JSON.parse(readFileSync(new URL('./node_modules/@lancedb/lancedb/package.json', import.meta.url))).version;
+  } catch {
+    return undefined;
+  }
+}
 
 async function openTable(req) {
   required(req, 'dir');
@@ -87,7 +99,7 @@ await main({
       const ms = now() - s;
       results.push({ ids: rows.map((r) => Number(r.id)), scores: rows.map((r) => score(r._distance)), ms });
     }
-    return { peer: 'lancedb', metric: req.metric, k: Number(req.k), runs: [{ mode: 'flat', load_ms, total_ms: now() - t1, results }] };
+    return { peer: 'lancedb', metric: req.metric, k: Number(req.k), version: lancedbVersion(), runs: [{ mode: 'flat', load_ms, total_ms: now() - t1, results }] };
   },
 
   async take(req) {
@@ -96,11 +108,17 @@ await main({
     const table = await openTable(req);
     const t1 = now();
     const withVectors = req.vectors ?? true;
-    const rows = await table.takeOffsets(req.offsets.map(Number))
-      .select(withVectors ? ['id', 'vector'] : ['id'])
-      .toArray();
-    const t2 = now();
-    const out = { peer: 'lancedb', ids: rows.map((r) => Number(r.id)), timings_ms: { open: t1 - t0, take: t2 - t1 } };
+    const offsets = req.offsets.map(Number);
+    const take_ms = [];
+    let rows;
+    for (let run = 0; run < Math.max(1, Number(req.runs ?? 1)); run++) {
+      const s = now();
+      rows = await table.takeOffsets(offsets)
+        .select(withVectors ? ['id', 'vector'] : ['id'])
+        .toArray();
+      take_ms.push(now() - s);
+    }
+    const out = { peer: 'lancedb', ids: rows.map((r) => Number(r.id)), timings_ms: { open: t1 - t0, take: take_ms[0] }, take_ms };
     if (withVectors) out.vectors = rows.map((r) => Array.from(r.vector));
     return out;
   },

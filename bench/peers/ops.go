@@ -3,6 +3,7 @@ package peers
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/coltype-lab/lab/types/vector"
 )
@@ -68,10 +69,12 @@ type SearchRun struct {
 
 // SearchResult is a peer's answer to a top-k search.
 type SearchResult struct {
-	Peer   string      `json:"peer"`
-	Metric string      `json:"metric"`
-	K      int         `json:"k"`
-	Runs   []SearchRun `json:"runs"`
+	Peer   string `json:"peer"`
+	Metric string `json:"metric"`
+	K      int    `json:"k"`
+	// Version is the engine's own version string, where it reports one.
+	Version string      `json:"version,omitempty"`
+	Runs    []SearchRun `json:"runs"`
 }
 
 // Run returns the run of the given mode, or nil.
@@ -89,10 +92,13 @@ func (r *SearchResult) Run(mode string) *SearchRun {
 type SearchRequest struct {
 	Op string `json:"op"`
 	// DuckDB: the Parquet file, its vector column (LIST<FLOAT> or FLOAT[dim])
-	// and id column (default "id").
+	// and id column (default "id"). RowIDs makes the ids the file's row
+	// numbers instead (read_parquet's file_row_number), for files that have
+	// no id column, such as the lab's layout files.
 	File     string `json:"file,omitempty"`
 	Column   string `json:"column,omitempty"`
 	IDColumn string `json:"id_column,omitempty"`
+	RowIDs   bool   `json:"row_ids,omitempty"`
 	// FAISS: the sidecar (WriteSidecar) and its shape.
 	Sidecar string `json:"sidecar,omitempty"`
 	N       int    `json:"n,omitempty"`
@@ -109,6 +115,10 @@ type SearchRequest struct {
 	Modes []string `json:"modes,omitempty"`
 	// Threads, when positive, caps the peer's threads (DuckDB, FAISS).
 	Threads int `json:"threads,omitempty"`
+	// Timeout, when positive, bounds this run instead of the peer's own
+	// Timeout: a search over a large dataset can rightly take longer than
+	// DefaultTimeout.
+	Timeout time.Duration `json:"-"`
 }
 
 // QueryRows splits a query matrix into the request's rows.
@@ -143,6 +153,9 @@ func search(ctx context.Context, p Peer, req SearchRequest) (*SearchResult, erro
 		return nil, fmt.Errorf("peer %s: %w", p.Name, err)
 	} else {
 		req.Metric = m.String() // the scripts know the canonical names only
+	}
+	if req.Timeout > 0 {
+		p.Timeout = req.Timeout
 	}
 	var res SearchResult
 	if err := Run(ctx, p, req, &res); err != nil {
@@ -189,26 +202,40 @@ func LanceDBBuild(ctx context.Context, sidecar string, n, dim int, dir string) (
 }
 
 // Taken is what LanceDBTake returns, rows in LanceDB's order (ascending
-// offsets); IDs say which row is which.
+// offsets); IDs say which row is which. TimingsMS holds "open" (the table)
+// and "take" (the first take); TakeMS every take's time, in order.
 type Taken struct {
 	IDs       []int64            `json:"ids"`
 	Vectors   [][]float32        `json:"vectors"`
 	TimingsMS map[string]float64 `json:"timings_ms"`
+	TakeMS    []float64          `json:"take_ms"`
 }
 
 // LanceDBTake reads the rows at the given offsets, with their vectors when
 // vectors is true.
 func LanceDBTake(ctx context.Context, t *LanceDBTable, offsets []int64, vectors bool) (*Taken, error) {
+	return LanceDBTakeRuns(ctx, t, offsets, vectors, 1)
+}
+
+// LanceDBTakeRuns is LanceDBTake repeated runs times on one open table, so
+// that a benchmark can keep the best time like the lab's own; the rows
+// returned are the last run's.
+func LanceDBTakeRuns(ctx context.Context, t *LanceDBTable, offsets []int64, vectors bool, runs int) (*Taken, error) {
 	req := struct {
 		Op      string  `json:"op"`
 		Dir     string  `json:"dir"`
 		Table   string  `json:"table,omitempty"`
 		Offsets []int64 `json:"offsets"`
 		Vectors bool    `json:"vectors"`
-	}{"take", t.Dir, t.Table, offsets, vectors}
+		Runs    int     `json:"runs"`
+	}{"take", t.Dir, t.Table, offsets, vectors, max(runs, 1)}
 	var res Taken
 	if err := Run(ctx, LanceDB, req, &res); err != nil {
 		return nil, err
+	}
+	if len(res.TakeMS) != req.Runs {
+		return nil, &Error{Peer: LanceDB.Name, Kind: ErrGarbage,
+			Detail: fmt.Sprintf("take reported %d timings for %d runs", len(res.TakeMS), req.Runs)}
 	}
 	return &res, nil
 }
