@@ -1,0 +1,52 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/coltype-lab/lab/notebooks/notebook"
+	"github.com/coltype-lab/lab/types/vector"
+)
+
+func TestQuick(t *testing.T) {
+	dir := t.TempDir()
+	if err := notebook.Generate(context.Background(), "vector-layouts", notebook.Options{Quick: true, Out: dir}, run); err != nil {
+		t.Fatal(err)
+	}
+	if err := notebook.Check(dir, "Best per layout", "Size", "Search and decode against the floor", "All combinations"); err != nil {
+		t.Fatal(err)
+	}
+	page, err := os.ReadFile(filepath.Join(dir, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range vector.Layouts() {
+		if !strings.Contains(string(page), "| "+l.String()+" ") {
+			t.Errorf("page has no row for layout %s", l)
+		}
+	}
+	for _, svg := range []string{"size.svg", "search-floor.svg", "decode.svg"} {
+		if !strings.Contains(string(page), "("+svg+")") {
+			t.Errorf("page does not show %s", svg)
+		}
+	}
+	if !strings.Contains(string(page), "2000×64") {
+		t.Error("page does not state the quick size")
+	}
+}
+
+func TestParseSize(t *testing.T) {
+	for _, tt := range []struct {
+		in     string
+		n, dim int
+		ok     bool
+	}{{"100x8", 100, 8, true}, {"100X8", 100, 8, true}, {"100", 0, 0, false}, {"0x8", 0, 0, false}, {"ax8", 0, 0, false}} {
+		s, err := parseSize(tt.in)
+		if (err == nil) != tt.ok || s.N != tt.n || s.Dim != tt.dim {
+			t.Errorf("parseSize(%q) = %+v, %v", tt.in, s, err)
+		}
+	}
+}
