@@ -136,13 +136,12 @@ type recordAppender struct {
 	settings       writerSettings
 	annot          *annotationPlan
 
-	// Rows wait in a batch and reach parquet-go in one WriteRows call:
-	// row-at-a-time calls cost more than the encoding itself. arena holds
-	// the batch's values back to back; rowEnds marks where each row ends.
-	arena      []pq.Value
-	rowEnds    []int
-	rows       []pq.Row
-	batchBytes int64 // rough size of the waiting values, to honour small row-group sizes
+	// Rows wait in a batch, shredded column by column, and reach
+	// parquet-go a batch at a time (write_columnar.go): row-at-a-time calls
+	// cost more than the encoding itself. flatColumns selects the fast path
+	// for top-level primitives; only tests turn it off.
+	batch       *columnBatch
+	flatColumns bool
 
 	groupRows   int64
 	groupOffset int64 // writer size estimate right after the last flush
@@ -156,6 +155,12 @@ type recordAppender struct {
 }
 
 func newRecordAppender(out registry.OutputFile, opts registry.WriteOptions) (*recordAppender, error) {
+	return newRecordAppenderWith(out, opts, true)
+}
+
+// newRecordAppenderWith is newRecordAppender with the fast path for flat
+// columns on or off.
+func newRecordAppenderWith(out registry.OutputFile, opts registry.WriteOptions, flatColumns bool) (*recordAppender, error) {
 	if opts.Schema == nil {
 		return nil, fmt.Errorf("parquet writer for %s: schema is required", out.Location)
 	}
@@ -201,15 +206,16 @@ func newRecordAppender(out registry.OutputFile, opts registry.WriteOptions) (*re
 		return nil, err
 	}
 	a := &recordAppender{
-		location:  out.Location,
-		pending:   pending,
-		schema:    opts.Schema,
-		plan:      plan,
-		shred:     newShredder(plan),
-		collector: collector,
-		settings:  settings,
-		annot:     annot,
-		options:   options,
+		location:    out.Location,
+		pending:     pending,
+		schema:      opts.Schema,
+		plan:        plan,
+		shred:       newShredder(plan),
+		collector:   collector,
+		settings:    settings,
+		annot:       annot,
+		options:     options,
+		flatColumns: flatColumns,
 	}
 	if cols := topLevelVariants(opts.Schema); vsettings.shred && len(cols) > 0 {
 		// The writer starts once the first rows have shown the layouts.
@@ -239,6 +245,7 @@ func (a *recordAppender) start(plan *writePlan) error {
 		return err
 	}
 	a.plan, a.shred = plan, newShredder(plan)
+	a.batch = newColumnBatch(plan, a.collector, a.flatColumns)
 	a.groupOffset = a.w.Size()
 	return nil
 }
@@ -307,26 +314,16 @@ func (a *recordAppender) Add(rec *data.Record) error {
 
 // add writes one record with the started writer.
 func (a *recordAppender) add(rec *data.Record) error {
-	row, err := a.shred.shred(rec)
-	if err != nil {
+	if err := a.batch.add(a.shred, rec, a.annot.check); err != nil {
 		// The record is rejected whole; the file stays writable.
 		return fmt.Errorf("write to %s: %w", a.location, err)
 	}
-	if err := a.annot.check(rec); err != nil {
-		return fmt.Errorf("write to %s: %w", a.location, err)
+	if a.collector.NeedsRecords() {
+		a.collector.Add(rec)
 	}
-	a.arena = append(a.arena, row...)
-	a.rowEnds = append(a.rowEnds, len(a.arena))
-	for _, v := range row {
-		a.batchBytes += 8
-		if !v.IsNull() && (v.Kind() == pq.ByteArray || v.Kind() == pq.FixedLenByteArray) {
-			a.batchBytes += int64(len(v.ByteArray()))
-		}
-	}
-	a.collector.Add(rec)
 	a.groupRows++
 	rowLimitReached := a.settings.rowGroupRows > 0 && a.groupRows >= a.settings.rowGroupRows
-	if len(a.rowEnds) < writeBatchRows && !rowLimitReached && a.batchBytes < a.settings.rowGroupBytes/4 {
+	if a.batch.rows < writeBatchRows && !rowLimitReached && a.batch.bytes < a.settings.rowGroupBytes/4 {
 		return nil
 	}
 	if err := a.writeBatch(); err != nil {
@@ -348,22 +345,17 @@ func (a *recordAppender) add(rec *data.Record) error {
 // writeBatchRows is how many rows wait before they go to parquet-go.
 const writeBatchRows = 512
 
-// writeBatch hands the waiting rows to parquet-go.
+// writeBatch hands the waiting rows to parquet-go and their flat columns
+// to the metrics collector.
 func (a *recordAppender) writeBatch() error {
-	if len(a.rowEnds) == 0 {
+	if a.batch.rows == 0 {
 		return nil
 	}
-	a.rows = a.rows[:0]
-	start := 0
-	for _, end := range a.rowEnds {
-		a.rows = append(a.rows, a.arena[start:end:end])
-		start = end
-	}
+	a.batch.observe(a.collector)
 	err := guard(a.location, "write to", func() error {
-		_, err := a.w.WriteRows(a.rows)
-		return err
+		return a.batch.writeTo(a.w.ColumnWriters())
 	})
-	a.arena, a.rowEnds, a.batchBytes = a.arena[:0], a.rowEnds[:0], 0
+	a.batch.reset()
 	if err != nil {
 		a.failed = err
 		return fmt.Errorf("write to %s: %w", a.location, err)

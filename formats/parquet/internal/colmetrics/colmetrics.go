@@ -25,7 +25,9 @@ type Collector struct {
 	columns map[int]*column
 	// root is the schema's struct, holding the fields Add has to look at.
 	root *node
-	err  error
+	// topFields are the ids of the schema's top-level fields.
+	topFields []int
+	err       error
 }
 
 // column is one primitive field of the schema.
@@ -41,6 +43,8 @@ type column struct {
 	// failed is set when a value did not match the column's type: the NaN
 	// count and the bounds would then be wrong, so they are left out.
 	failed bool
+	// columnar is set by Columnar: the values come from ObserveValues.
+	columnar bool
 }
 
 type nodeKind uint8
@@ -97,6 +101,9 @@ func NewCollector(schema *iceberg.Schema, cfg registry.MetricsConfig) (*Collecto
 	c := &Collector{columns: map[int]*column{}}
 	b := builder{c: c, names: names, cfg: cfg, seen: map[int]bool{}}
 	st := schema.AsStruct()
+	for _, f := range st.FieldList {
+		c.topFields = append(c.topFields, f.ID)
+	}
 	if c.root, err = b.structNode(&st, false); err != nil {
 		return nil, err
 	}
