@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/big"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -485,5 +486,24 @@ func TestForeignAvroTypes(t *testing.T) {
 	})
 	if err == nil || !strings.Contains(err.Error(), "choice (id 10)") || !strings.Contains(err.Error(), "union of 3 types") {
 		t.Errorf("err = %v", err)
+	}
+}
+
+// A projection made by iceberg-go's Select has no lazily built name
+// mapping; reading with it must not dereference nil.
+func TestReadWithSelectedProjection(t *testing.T) {
+	schema := iceberg.NewSchema(0,
+		iceberg.NestedField{ID: 1, Name: "id", Type: iceberg.PrimitiveTypes.Int64, Required: true},
+		iceberg.NestedField{ID: 2, Name: "name", Type: iceberg.PrimitiveTypes.String},
+	)
+	path := filepath.Join(t.TempDir(), "selected.avro")
+	writeRecords(t, path, schema, []*data.Record{data.Of(schema, int64(7), "x")}, nil)
+	projection, err := schema.Select(true, "name")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := mustRead(t, path, func(b *registry.ReadBuilder[*data.Record]) { b.Project(projection) })
+	if len(rows) != 1 || rows[0].Get(0) != "x" {
+		t.Fatalf("read %v, want one row with name x", rows)
 	}
 }

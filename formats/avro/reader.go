@@ -59,7 +59,11 @@ func planRead(c *container, opts registry.ReadOptions, project func(*iceberg.Sch
 	if mapping == nil && opts.Projection != nil {
 		// As Java's Avro.ReadBuilder: without a mapping, files without ids
 		// are read by the projection's own names.
-		mapping = opts.Projection.NameMapping()
+		// Rebuilt through NewSchemaWithIdentifiers because schemas from
+		// iceberg-go's Select and PruneColumns skip its lazy set-up, and
+		// their NameMapping dereferences nil.
+		p := opts.Projection
+		mapping = iceberg.NewSchemaWithIdentifiers(p.ID, p.IdentifierFieldIDs, p.Fields()...).NameMapping()
 	}
 	root, err := buildFileSchema(c.schema, mapping)
 	if err != nil {
