@@ -1,0 +1,108 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+)
+
+// progress reports how far long work has got: a bar on a terminal, plain
+// lines when stderr is a file or a pipe (logs, CI), nothing with --quiet.
+// Commands call Add as work is done, then Finish on success or Abort on
+// failure (which drops the bar without a final line).
+type progress interface {
+	Add(n int64)
+	Finish()
+	Abort()
+}
+
+// plainInterval is how often plain progress lines are written during long
+// work; short work gets only the final line.
+const plainInterval = 10 * time.Second
+
+// newProgress starts a progress report on cmd's stderr. total is the
+// expected count, or -1 when unknown; what names the count as it should read
+// after the number, e.g. "rows written" gives "lab: 100000 rows written".
+func newProgress(cmd *cobra.Command, total int64, what string) progress {
+	if quiet, err := cmd.Flags().GetBool("quiet"); err == nil && quiet {
+		return silentProgress{}
+	}
+	w := cmd.ErrOrStderr()
+	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		bar := progressbar.NewOptions64(total,
+			progressbar.OptionSetWriter(w),
+			progressbar.OptionSetDescription(what),
+			progressbar.OptionShowCount(),
+			progressbar.OptionShowIts(),
+			progressbar.OptionSetItsString("rows"),
+			progressbar.OptionThrottle(100*time.Millisecond),
+			progressbar.OptionClearOnFinish(),
+		)
+		return &barProgress{bar: bar, w: w, what: what, start: time.Now()}
+	}
+	now := time.Now()
+	return &plainProgress{w: w, what: what, total: total, start: now, last: now}
+}
+
+// addQuietFlag gives a command the --quiet flag newProgress obeys.
+func addQuietFlag(cmd *cobra.Command) {
+	cmd.Flags().BoolP("quiet", "q", false, "no progress output on stderr")
+}
+
+type silentProgress struct{}
+
+func (silentProgress) Add(int64) {}
+func (silentProgress) Finish()   {}
+func (silentProgress) Abort()    {}
+
+type barProgress struct {
+	bar   *progressbar.ProgressBar
+	w     io.Writer
+	what  string
+	n     int64
+	start time.Time
+}
+
+func (p *barProgress) Add(n int64) {
+	p.n += n
+	_ = p.bar.Add64(n)
+}
+
+// Finish clears the bar and leaves the same final line the plain report
+// writes, so a terminal keeps a record of what was done.
+func (p *barProgress) Finish() {
+	_ = p.bar.Finish()
+	fmt.Fprintf(p.w, "lab: %d %s in %s\n", p.n, p.what, time.Since(p.start).Round(time.Millisecond))
+}
+
+func (p *barProgress) Abort() { _ = p.bar.Exit() }
+
+type plainProgress struct {
+	w           io.Writer
+	what        string
+	n, total    int64
+	start, last time.Time
+}
+
+func (p *plainProgress) Add(n int64) {
+	p.n += n
+	if now := time.Now(); now.Sub(p.last) >= plainInterval {
+		p.last = now
+		if p.total > 0 {
+			fmt.Fprintf(p.w, "lab: %d of %d %s so far\n", p.n, p.total, p.what)
+		} else {
+			fmt.Fprintf(p.w, "lab: %d %s so far\n", p.n, p.what)
+		}
+	}
+}
+
+func (p *plainProgress) Finish() {
+	fmt.Fprintf(p.w, "lab: %d %s in %s\n", p.n, p.what, time.Since(p.start).Round(time.Millisecond))
+}
+
+func (p *plainProgress) Abort() {}

@@ -1,0 +1,285 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/apache/iceberg-go"
+	"github.com/spf13/cobra"
+	"github.com/spf13/viper"
+
+	"github.com/coltype-lab/lab/data"
+	"github.com/coltype-lab/lab/data/jsonrow"
+	"github.com/coltype-lab/lab/data/schemaspec"
+	"github.com/coltype-lab/lab/formats/avro"
+	"github.com/coltype-lab/lab/formats/parquet"
+	"github.com/coltype-lab/lab/formats/parquet/footer"
+	"github.com/coltype-lab/lab/registry"
+	"github.com/coltype-lab/lab/types/vector"
+)
+
+func init() { commands = append(commands, newReadCommand) }
+
+func newReadCommand(v *viper.Viper) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "read FILE",
+		Short: "Print the rows of a Parquet or Avro data file as JSON Lines, read through the registry",
+		Long: `Read opens a data file through the registry's read builder for
+(format, *data.Record) and prints one JSON object per row, in the form lab
+write reads (see lab write --help), so that write, read and write again give
+the same rows. Every column is printed, in schema order, nulls as null.
+
+VECTOR columns print as arrays of numbers: in Parquet they are found by their
+VECTOR annotation, in Avro by the lab.vector-columns header key lab write
+leaves. FILE columns print as objects of their children. Floats that JSON
+numbers cannot hold print as "NaN", "Infinity" and "-Infinity".
+
+--format auto tells Parquet from Avro by the file's first bytes (PAR1, Obj 1).
+--columns projects top-level or dotted nested columns (address.zip); the
+reader reads only their column chunks.
+
+Exit status: 0 read; 1 the file is missing or not a readable Parquet or Avro
+file (truncated, corrupt); 2 bad usage (flags, an unknown column).`,
+		Example: `  lab read people.parquet
+  lab read rows.avro --columns id,emb --limit 10
+  lab read rows.parquet | lab write --schema @schema.json copy.parquet`,
+		Args: usageArgs(cobra.ExactArgs(1)),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			limit, _ := cmd.Flags().GetInt64("limit")
+			if limit < 0 {
+				return usageError{fmt.Errorf("--limit %d is negative", limit)}
+			}
+			cols, _ := cmd.Flags().GetStringSlice("columns")
+			return runRead(cmd, args[0], v.GetString("read.format"), cols, limit)
+		},
+	}
+	f := cmd.Flags()
+	f.String("format", "auto", "input format: auto (from the file's magic bytes), parquet or avro")
+	f.StringSlice("columns", nil, "columns to read, comma-separated (default: all)")
+	f.Int64("limit", 0, "read at most N rows (0: all)")
+	addQuietFlag(cmd)
+	_ = v.BindPFlag("read.format", f.Lookup("format"))
+	_ = cmd.RegisterFlagCompletionFunc("format", fixedCompletion(writeFormats...))
+	_ = cmd.RegisterFlagCompletionFunc("columns", cobra.NoFileCompletions)
+	_ = cmd.RegisterFlagCompletionFunc("limit", cobra.NoFileCompletions)
+	cmd.ValidArgsFunction = func(_ *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
+		if len(args) > 0 {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		return []string{"parquet", "avro"}, cobra.ShellCompDirectiveFilterFileExt
+	}
+	return cmd
+}
+
+func runRead(cmd *cobra.Command, path, formatName string, columns []string, limit int64) error {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return usageError{err}
+	}
+	in := registry.LocalInput(abs)
+	format, err := readFileFormat(in, path, formatName)
+	if err != nil {
+		return err
+	}
+	spec, err := readFileSpec(in, path, format)
+	if err != nil {
+		return err
+	}
+	b, err := registry.NewReadBuilder[*data.Record](format, in)
+	if err != nil {
+		return usageError{err}
+	}
+	if len(columns) > 0 {
+		sel, err := spec.Schema.Select(true, columns...)
+		if err != nil {
+			return usageError{fmt.Errorf("--columns: %w (columns: %s)", err, strings.Join(topLevelNames(spec.Schema), ", "))}
+		}
+		// Select's schema is built without NewSchema, so its NameMapping
+		// dereferences nil, which the Avro reader calls; rebuild it.
+		proj := iceberg.NewSchemaWithIdentifiers(sel.ID, sel.IdentifierFieldIDs, sel.Fields()...)
+		b.Project(proj)
+		if spec, err = schemaspec.FromSchema(proj, projectedFiles(spec, proj), projectedVectors(spec, proj)); err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+	} else {
+		b.Project(spec.Schema)
+	}
+	codec, err := jsonrow.New(spec)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	reader, err := b.ReuseContainers().Build()
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	defer reader.Close()
+
+	out := bufio.NewWriterSize(cmd.OutOrStdout(), 1<<16)
+	prog := newProgress(cmd, -1, "rows read from "+path)
+	var line []byte
+	for row := int64(0); limit == 0 || row < limit; row++ {
+		rec, err := reader.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err == nil {
+			line, err = codec.AppendJSON(line[:0], rec)
+		}
+		if err != nil {
+			prog.Abort()
+			_ = out.Flush()
+			return fmt.Errorf("%s: row %d: %w", path, row, err)
+		}
+		line = append(line, '\n')
+		if _, err := out.Write(line); err != nil {
+			prog.Abort()
+			return err
+		}
+		prog.Add(1)
+	}
+	if err := out.Flush(); err != nil {
+		prog.Abort()
+		return err
+	}
+	prog.Finish()
+	return nil
+}
+
+// readFileFormat resolves --format for a file; auto reads its magic bytes.
+func readFileFormat(in registry.InputFile, shown, name string) (registry.FileFormat, error) {
+	if name != "" && !strings.EqualFold(name, "auto") {
+		f, err := registry.ParseFileFormat(name)
+		if err != nil {
+			return 0, usageError{fmt.Errorf("--format: %w", err)}
+		}
+		return f, nil
+	}
+	r, size, err := in.Open()
+	if err != nil {
+		return 0, err
+	}
+	defer r.Close()
+	magic := make([]byte, 4)
+	if size < 4 {
+		return 0, fmt.Errorf("%s is %d bytes, too short for Parquet or Avro", shown, size)
+	}
+	if _, err := io.ReadFull(r, magic); err != nil {
+		return 0, fmt.Errorf("%s: %w", shown, err)
+	}
+	switch {
+	case bytes.Equal(magic, []byte("PAR1")):
+		return registry.PARQUET, nil
+	case bytes.Equal(magic, []byte("Obj\x01")):
+		return registry.AVRO, nil
+	}
+	return 0, fmt.Errorf("%s is neither Parquet (starts with PAR1) nor Avro (starts with Obj 0x01): it starts with %q", shown, magic)
+}
+
+// readFileSpec is the file's schema with its FILE and VECTOR columns: from the
+// footer annotations of a Parquet file, from the header of an Avro file.
+func readFileSpec(in registry.InputFile, shown string, format registry.FileFormat) (*schemaspec.Spec, error) {
+	switch format {
+	case registry.PARQUET:
+		anns, err := parquet.FileAnnotations(in)
+		if err != nil {
+			return nil, fmt.Errorf("%s is not a readable Parquet file: %w", shown, err)
+		}
+		b, err := registry.NewReadBuilder[*data.Record](registry.PARQUET, in)
+		if err != nil {
+			return nil, err
+		}
+		r, err := b.Build()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", shown, err)
+		}
+		defer r.Close()
+		sr, ok := r.(interface{ Schema() *iceberg.Schema })
+		if !ok {
+			return nil, fmt.Errorf("%s: the Parquet reader does not report the file's schema", shown)
+		}
+		var files []string
+		var vectors []schemaspec.Vector
+		for _, a := range anns {
+			if len(a.Path) != 1 {
+				continue // nested annotations: printed as their storage type
+			}
+			switch a.Kind {
+			case footer.KindFile:
+				files = append(files, a.Path[0])
+			case footer.KindVector:
+				et, ok := vectorElementOf(a.Element)
+				if !ok {
+					continue // a layout other than flat FIXED_LEN_BYTE_ARRAY
+				}
+				vectors = append(vectors, schemaspec.Vector{Column: a.Path[0], Element: et, Dim: int(a.VectorLength)})
+			}
+		}
+		spec, err := schemaspec.FromSchema(sr.Schema(), files, vectors)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", shown, err)
+		}
+		return spec, nil
+	case registry.AVRO:
+		meta, err := avro.Metadata(in)
+		if err != nil {
+			return nil, fmt.Errorf("%s is not a readable Avro file: %w", shown, err)
+		}
+		raw, ok := meta[avro.IcebergSchemaKey]
+		if !ok {
+			return nil, fmt.Errorf("%s: the Avro header has no %s key, so its Iceberg schema is unknown", shown, avro.IcebergSchemaKey)
+		}
+		var schema iceberg.Schema
+		if err := json.Unmarshal([]byte(raw), &schema); err != nil {
+			return nil, fmt.Errorf("%s: header %s: %w", shown, avro.IcebergSchemaKey, err)
+		}
+		spec := &schemaspec.Spec{Schema: &schema}
+		if err := spec.Declare(map[string]string{
+			schemaspec.PropFileColumns:   meta[avroFileColumnsKey],
+			schemaspec.PropVectorColumns: meta[avroVectorColumnsKey],
+		}); err != nil {
+			return nil, fmt.Errorf("%s: header: %w", shown, err)
+		}
+		return spec, nil
+	}
+	return nil, usageError{fmt.Errorf("lab read reads Parquet and Avro files, not %s", format)}
+}
+
+// vectorElementOf maps a VECTOR annotation's element name to the element type.
+func vectorElementOf(name string) (vector.ElementType, bool) {
+	for _, et := range vector.ElementTypes() {
+		if n, ok := et.ParquetElement(); ok && n == name {
+			return et, true
+		}
+	}
+	return 0, false
+}
+
+func projectedFiles(spec *schemaspec.Spec, proj *iceberg.Schema) []string {
+	var out []string
+	for _, name := range spec.Files {
+		if f, ok := proj.FindFieldByName(name); ok {
+			if _, whole := spec.Schema.FindFieldByID(f.ID); whole {
+				if st, ok := f.Type.(*iceberg.StructType); ok && len(st.FieldList) > 0 {
+					out = append(out, name)
+				}
+			}
+		}
+	}
+	return out
+}
+
+func projectedVectors(spec *schemaspec.Spec, proj *iceberg.Schema) []schemaspec.Vector {
+	var out []schemaspec.Vector
+	for _, v := range spec.Vectors {
+		if _, ok := proj.FindFieldByName(v.Column); ok {
+			out = append(out, v)
+		}
+	}
+	return out
+}

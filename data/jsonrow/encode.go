@@ -1,0 +1,310 @@
+package jsonrow
+
+import (
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"math"
+	"math/big"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/apache/arrow-go/v18/parquet/variant"
+	"github.com/apache/iceberg-go"
+	"github.com/google/uuid"
+
+	"github.com/coltype-lab/lab/data"
+	"github.com/coltype-lab/lab/data/schemaspec"
+	"github.com/coltype-lab/lab/types/vector"
+)
+
+// AppendJSON appends rec as one JSON object, without a newline: every
+// field in the record's order, nulls as null, in the form DecodeJSON reads.
+func (c *Codec) AppendJSON(dst []byte, rec *data.Record) ([]byte, error) {
+	dst = append(dst, '{')
+	for i, f := range rec.Fields() {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = appendString(dst, f.Name)
+		dst = append(dst, ':')
+		v := rec.Get(i)
+		var err error
+		if vec, ok := c.spec.Vector(f.Name); ok && v != nil {
+			dst, err = appendVector(dst, vec, v)
+		} else {
+			dst, err = appendValue(dst, f.Type, v, f.Name)
+		}
+		if err != nil {
+			return nil, nested(f.Name, err)
+		}
+	}
+	return append(dst, '}'), nil
+}
+
+func mismatch(t iceberg.Type, v any) error {
+	return fmt.Errorf("holds a Go %T, not a %s value", v, t)
+}
+
+func appendValue(dst []byte, t iceberg.Type, v any, path string) ([]byte, error) {
+	if v == nil {
+		return append(dst, "null"...), nil
+	}
+	switch t := t.(type) {
+	case iceberg.BooleanType:
+		if b, ok := v.(bool); ok {
+			return strconv.AppendBool(dst, b), nil
+		}
+	case iceberg.Int32Type:
+		if x, ok := v.(int32); ok {
+			return strconv.AppendInt(dst, int64(x), 10), nil
+		}
+	case iceberg.Int64Type:
+		if x, ok := v.(int64); ok {
+			return strconv.AppendInt(dst, x, 10), nil
+		}
+	case iceberg.Float32Type:
+		if x, ok := v.(float32); ok {
+			return appendFloat(dst, float64(x), 32), nil
+		}
+	case iceberg.Float64Type:
+		if x, ok := v.(float64); ok {
+			return appendFloat(dst, x, 64), nil
+		}
+	case iceberg.DecimalType:
+		if d, ok := v.(iceberg.Decimal); ok {
+			return appendString(dst, formatDecimal(d.Val.BigInt(), t.Scale())), nil
+		}
+	case iceberg.StringType:
+		if s, ok := v.(string); ok {
+			if !utf8.ValidString(s) {
+				return nil, fmt.Errorf("string %.40q is not valid UTF-8, which JSON cannot carry", s)
+			}
+			return appendString(dst, s), nil
+		}
+	case iceberg.UUIDType:
+		if u, ok := v.(uuid.UUID); ok {
+			return appendString(dst, u.String()), nil
+		}
+	case iceberg.BinaryType, iceberg.FixedType:
+		if b, ok := v.([]byte); ok {
+			return appendString(dst, hex.EncodeToString(b)), nil
+		}
+	case iceberg.DateType:
+		if d, ok := v.(iceberg.Date); ok {
+			return appendString(dst, d.ToTime().Format("2006-01-02")), nil
+		}
+	case iceberg.TimeType:
+		if x, ok := v.(iceberg.Time); ok {
+			us := int64(x)
+			return appendString(dst, fmt.Sprintf("%02d:%02d:%02d.%06d", us/3600e6, us/60e6%60, us/1e6%60, us%1e6)), nil
+		}
+	case iceberg.TimestampType:
+		if x, ok := v.(iceberg.Timestamp); ok {
+			return appendString(dst, time.UnixMicro(int64(x)).UTC().Format("2006-01-02T15:04:05.000000")), nil
+		}
+	case iceberg.TimestampTzType:
+		if x, ok := v.(iceberg.Timestamp); ok {
+			return appendString(dst, time.UnixMicro(int64(x)).UTC().Format("2006-01-02T15:04:05.000000")+"+00:00"), nil
+		}
+	case iceberg.TimestampNsType:
+		if x, ok := v.(iceberg.TimestampNano); ok {
+			return appendString(dst, time.Unix(0, int64(x)).UTC().Format("2006-01-02T15:04:05.000000000")), nil
+		}
+	case iceberg.TimestampTzNsType:
+		if x, ok := v.(iceberg.TimestampNano); ok {
+			return appendString(dst, time.Unix(0, int64(x)).UTC().Format("2006-01-02T15:04:05.000000000")+"+00:00"), nil
+		}
+	case iceberg.VariantType:
+		if x, ok := v.(variant.Value); ok {
+			return appendVariant(dst, x)
+		}
+	case *iceberg.StructType:
+		if r, ok := v.(*data.Record); ok {
+			dst = append(dst, '{')
+			for i, f := range t.FieldList {
+				if i > 0 {
+					dst = append(dst, ',')
+				}
+				dst = appendString(dst, f.Name)
+				dst = append(dst, ':')
+				var err error
+				p := path + "." + f.Name
+				if dst, err = appendValue(dst, f.Type, r.Get(i), p); err != nil {
+					return nil, nested(p, err)
+				}
+			}
+			return append(dst, '}'), nil
+		}
+	case *iceberg.ListType:
+		if l, ok := v.([]any); ok {
+			dst = append(dst, '[')
+			for i, e := range l {
+				if i > 0 {
+					dst = append(dst, ',')
+				}
+				var err error
+				p := fmt.Sprintf("%s[%d]", path, i)
+				if dst, err = appendValue(dst, t.Element, e, p); err != nil {
+					return nil, nested(p, err)
+				}
+			}
+			return append(dst, ']'), nil
+		}
+	case *iceberg.MapType:
+		if m, ok := v.(data.Map); ok {
+			return appendMap(dst, t, m, path)
+		}
+	default:
+		return nil, fmt.Errorf("type %s is not supported", t)
+	}
+	return nil, mismatch(t, v)
+}
+
+func appendMap(dst []byte, t *iceberg.MapType, m data.Map, path string) ([]byte, error) {
+	var err error
+	if _, stringKeys := t.KeyType.(iceberg.StringType); stringKeys {
+		dst = append(dst, '{')
+		for i, e := range m {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			k, ok := e.Key.(string)
+			if !ok {
+				return nil, mismatch(t.KeyType, e.Key)
+			}
+			if dst, err = appendValue(dst, t.KeyType, k, path); err != nil {
+				return nil, err
+			}
+			dst = append(dst, ':')
+			p := fmt.Sprintf("%s[%q]", path, k)
+			if dst, err = appendValue(dst, t.ValueType, e.Value, p); err != nil {
+				return nil, nested(p, err)
+			}
+		}
+		return append(dst, '}'), nil
+	}
+	dst = append(dst, `{"keys":[`...)
+	for i, e := range m {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		p := fmt.Sprintf("%s.keys[%d]", path, i)
+		if dst, err = appendValue(dst, t.KeyType, e.Key, p); err != nil {
+			return nil, nested(p, err)
+		}
+	}
+	dst = append(dst, `],"values":[`...)
+	for i, e := range m {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		p := fmt.Sprintf("%s.values[%d]", path, i)
+		if dst, err = appendValue(dst, t.ValueType, e.Value, p); err != nil {
+			return nil, nested(p, err)
+		}
+	}
+	return append(dst, "]}"...), nil
+}
+
+// appendVector writes a VECTOR's fixed bytes as a JSON array of numbers.
+func appendVector(dst []byte, vec schemaspec.Vector, v any) ([]byte, error) {
+	b, ok := v.([]byte)
+	if !ok {
+		return nil, fmt.Errorf("VECTOR value holds a Go %T, not bytes", v)
+	}
+	if want := vec.Element.VectorBytes(vec.Dim); len(b) != want {
+		return nil, fmt.Errorf("VECTOR value has %d bytes, %s needs %d", len(b), vec.TypeName(), want)
+	}
+	dst = append(dst, '[')
+	for i := range vec.Dim {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		switch vec.Element {
+		case vector.Float32:
+			dst = appendFloat(dst, float64(math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))), 32)
+		case vector.Float64:
+			dst = appendFloat(dst, math.Float64frombits(binary.LittleEndian.Uint64(b[8*i:])), 64)
+		case vector.Float16:
+			f := float16To32(vector.Float16Bits(binary.LittleEndian.Uint16(b[2*i:])))
+			dst = appendFloat(dst, float64(f), 32)
+		case vector.Int8:
+			dst = strconv.AppendInt(dst, int64(int8(b[i])), 10)
+		default:
+			return nil, fmt.Errorf("element type %s is not supported", vec.Element)
+		}
+	}
+	return append(dst, ']'), nil
+}
+
+// appendFloat writes the shortest decimal that reads back to the same
+// float of the given size, as encoding/json does, and the non-finite
+// values as strings.
+func appendFloat(dst []byte, f float64, bits int) []byte {
+	switch {
+	case math.IsNaN(f):
+		return append(dst, `"NaN"`...)
+	case math.IsInf(f, 1):
+		return append(dst, `"Infinity"`...)
+	case math.IsInf(f, -1):
+		return append(dst, `"-Infinity"`...)
+	}
+	abs := math.Abs(f)
+	format := byte('f')
+	if abs != 0 && (bits == 64 && (abs < 1e-6 || abs >= 1e21) || bits == 32 && (float32(abs) < 1e-6 || float32(abs) >= 1e21)) {
+		format = 'e'
+	}
+	dst = strconv.AppendFloat(dst, f, format, -1, bits)
+	if format == 'e' {
+		// 1e-07 -> 1e-7, as encoding/json writes it.
+		if n := len(dst); n >= 4 && dst[n-4] == 'e' && dst[n-3] == '-' && dst[n-2] == '0' {
+			dst[n-2] = dst[n-1]
+			dst = dst[:n-1]
+		}
+	}
+	return dst
+}
+
+// formatDecimal writes an unscaled value with exactly scale digits after
+// the point (Appendix D: the digits after the point give the scale).
+func formatDecimal(unscaled *big.Int, scale int) string {
+	neg := unscaled.Sign() < 0
+	digits := new(big.Int).Abs(unscaled).String()
+	if scale > 0 {
+		if len(digits) <= scale {
+			digits = strings.Repeat("0", scale-len(digits)+1) + digits
+		}
+		digits = digits[:len(digits)-scale] + "." + digits[len(digits)-scale:]
+	}
+	if neg {
+		return "-" + digits
+	}
+	return digits
+}
+
+// appendString writes a JSON string. Unlike encoding/json it leaves <, >
+// and & alone: the output is data, not HTML.
+func appendString(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '"' || c == '\\':
+			dst = append(dst, '\\', c)
+		case c == '\n':
+			dst = append(dst, '\\', 'n')
+		case c == '\r':
+			dst = append(dst, '\\', 'r')
+		case c == '\t':
+			dst = append(dst, '\\', 't')
+		case c < 0x20:
+			dst = append(dst, fmt.Sprintf(`\u%04x`, c)...)
+		default:
+			dst = append(dst, c)
+		}
+	}
+	return append(dst, '"')
+}

@@ -1,0 +1,334 @@
+package schemaspec
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/apache/iceberg-go"
+
+	"github.com/coltype-lab/lab/types/file"
+)
+
+// CompactSyntax describes the compact form, for help texts.
+const CompactSyntax = `schema  = column { "," column }
+column  = name ":" type [ "!" ]          "!" makes the column required
+name    = letter or "_", then letters, digits, "_"
+type    = boolean | int | long | float | double | date | time
+        | timestamp | timestamptz | timestamp_ns | timestamptz_ns
+        | string | uuid | binary | variant
+        | decimal(P,S) | fixed[L]
+        | list<type[!]>                  "!" makes the elements required
+        | map<type,type[!]>              keys are always required; "!" makes the values required
+        | struct<column{,column}>
+        | file | file<child{,child}>     FILE; children of uri, offset, size,
+                                         content_type, checksum, inline (default: all)
+        | vector<element,dim>            VECTOR of float32, float64, float16 or int8
+file and vector are top-level only. Spaces between tokens are ignored.
+Field ids are assigned depth-first from 1 in the order written (a column,
+then what it contains); a FILE column reserves the six ids after its own for
+its children (id+1 uri ... id+6 inline), as the Iceberg FILE mirror does.`
+
+var primitiveTypes = map[string]iceberg.Type{
+	"boolean":        iceberg.PrimitiveTypes.Bool,
+	"int":            iceberg.PrimitiveTypes.Int32,
+	"long":           iceberg.PrimitiveTypes.Int64,
+	"float":          iceberg.PrimitiveTypes.Float32,
+	"double":         iceberg.PrimitiveTypes.Float64,
+	"date":           iceberg.PrimitiveTypes.Date,
+	"time":           iceberg.PrimitiveTypes.Time,
+	"timestamp":      iceberg.PrimitiveTypes.Timestamp,
+	"timestamptz":    iceberg.PrimitiveTypes.TimestampTz,
+	"timestamp_ns":   iceberg.PrimitiveTypes.TimestampNs,
+	"timestamptz_ns": iceberg.PrimitiveTypes.TimestampTzNs,
+	"string":         iceberg.PrimitiveTypes.String,
+	"uuid":           iceberg.PrimitiveTypes.UUID,
+	"binary":         iceberg.PrimitiveTypes.Binary,
+	"variant":        iceberg.VariantType{},
+}
+
+// Parse reads the compact form (CompactSyntax).
+func Parse(text string) (*Spec, error) {
+	p := &compactParser{src: text, next: 1, spec: &Spec{}}
+	fields, err := p.columns(true, 0)
+	if err != nil {
+		return nil, err
+	}
+	p.spec.Schema = iceberg.NewSchema(0, fields...)
+	return p.spec, nil
+}
+
+type compactParser struct {
+	src  string
+	pos  int
+	next int // the next field id
+	spec *Spec
+}
+
+// fail reports an error at the current position, quoting the text there.
+func (p *compactParser) fail(format string, args ...any) error {
+	near := p.src[p.pos:]
+	if len(near) > 24 {
+		near = near[:24] + "..."
+	}
+	where := "at the end"
+	if near != "" {
+		where = fmt.Sprintf("at offset %d (%q)", p.pos, near)
+	}
+	return fmt.Errorf("schema %s: %s", where, fmt.Sprintf(format, args...))
+}
+
+func (p *compactParser) skipSpace() {
+	for p.pos < len(p.src) && strings.IndexByte(" \t\r\n", p.src[p.pos]) >= 0 {
+		p.pos++
+	}
+}
+
+// accept consumes c if it comes next.
+func (p *compactParser) accept(c byte) bool {
+	p.skipSpace()
+	if p.pos < len(p.src) && p.src[p.pos] == c {
+		p.pos++
+		return true
+	}
+	return false
+}
+
+func (p *compactParser) expect(c byte, what string) error {
+	if !p.accept(c) {
+		return p.fail("want %q %s", c, what)
+	}
+	return nil
+}
+
+// word reads a name or a type keyword.
+func (p *compactParser) word() string {
+	p.skipSpace()
+	start := p.pos
+	for p.pos < len(p.src) {
+		c := p.src[p.pos]
+		if c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || p.pos > start && '0' <= c && c <= '9' {
+			p.pos++
+			continue
+		}
+		break
+	}
+	return p.src[start:p.pos]
+}
+
+func (p *compactParser) number(what string) (int, error) {
+	p.skipSpace()
+	start := p.pos
+	for p.pos < len(p.src) && '0' <= p.src[p.pos] && p.src[p.pos] <= '9' {
+		p.pos++
+	}
+	n, err := strconv.Atoi(p.src[start:p.pos])
+	if err != nil {
+		p.pos = start
+		return 0, p.fail("want %s, a non-negative integer", what)
+	}
+	return n, nil
+}
+
+// columns reads a column list up to close (0: the end of the text).
+func (p *compactParser) columns(top bool, close byte) ([]iceberg.NestedField, error) {
+	var fields []iceberg.NestedField
+	seen := map[string]bool{}
+	for {
+		f, err := p.column(top)
+		if err != nil {
+			return nil, err
+		}
+		if seen[f.Name] {
+			return nil, fmt.Errorf("schema: column %q is declared twice", f.Name)
+		}
+		seen[f.Name] = true
+		fields = append(fields, f)
+		if p.accept(',') {
+			continue
+		}
+		p.skipSpace()
+		if close == 0 && p.pos == len(p.src) || close != 0 && p.pos < len(p.src) && p.src[p.pos] == close {
+			return fields, nil
+		}
+		if close == 0 {
+			return nil, p.fail(`want "," before the next column`)
+		}
+		return nil, p.fail("want %q or %q", ',', close)
+	}
+}
+
+func (p *compactParser) column(top bool) (iceberg.NestedField, error) {
+	name := p.word()
+	if name == "" {
+		return iceberg.NestedField{}, p.fail("want a column name (a letter or _, then letters, digits, _)")
+	}
+	if err := p.expect(':', "after column name "+strconv.Quote(name)); err != nil {
+		return iceberg.NestedField{}, err
+	}
+	id := p.next
+	p.next++
+	t, err := p.typ(top, name, id)
+	if err != nil {
+		return iceberg.NestedField{}, err
+	}
+	return iceberg.NestedField{ID: id, Name: name, Type: t, Required: p.accept('!')}, nil
+}
+
+func (p *compactParser) typ(top bool, column string, id int) (iceberg.Type, error) {
+	start := p.pos
+	name := p.word()
+	if t, ok := primitiveTypes[name]; ok {
+		return t, nil
+	}
+	switch name {
+	case "decimal":
+		if err := p.expect('(', "after decimal"); err != nil {
+			return nil, err
+		}
+		prec, err := p.number("the precision")
+		if err != nil {
+			return nil, err
+		}
+		if err := p.expect(',', "between precision and scale"); err != nil {
+			return nil, err
+		}
+		scale, err := p.number("the scale")
+		if err != nil {
+			return nil, err
+		}
+		if err := p.expect(')', "after the scale"); err != nil {
+			return nil, err
+		}
+		// Iceberg's decimal: precision up to 38, scale within the precision.
+		if prec < 1 || prec > 38 || scale > prec {
+			return nil, fmt.Errorf("schema: column %q: decimal(%d,%d) needs 1 <= precision <= 38 and scale <= precision", column, prec, scale)
+		}
+		return iceberg.DecimalTypeOf(prec, scale), nil
+	case "fixed":
+		if err := p.expect('[', "after fixed"); err != nil {
+			return nil, err
+		}
+		n, err := p.number("the length")
+		if err != nil {
+			return nil, err
+		}
+		if err := p.expect(']', "after the length"); err != nil {
+			return nil, err
+		}
+		if n < 1 || n > 1<<30 {
+			return nil, fmt.Errorf("schema: column %q: fixed[%d] needs a length from 1 to 2^30", column, n)
+		}
+		return iceberg.FixedTypeOf(n), nil
+	case "list":
+		if err := p.expect('<', "after list"); err != nil {
+			return nil, err
+		}
+		elemID := p.next
+		p.next++
+		elem, err := p.typ(false, column, elemID)
+		if err != nil {
+			return nil, err
+		}
+		required := p.accept('!')
+		if err := p.expect('>', "to close list<"); err != nil {
+			return nil, err
+		}
+		return &iceberg.ListType{ElementID: elemID, Element: elem, ElementRequired: required}, nil
+	case "map":
+		if err := p.expect('<', "after map"); err != nil {
+			return nil, err
+		}
+		keyID := p.next
+		p.next++
+		key, err := p.typ(false, column, keyID)
+		if err != nil {
+			return nil, err
+		}
+		p.accept('!') // map keys are always required
+		if err := p.expect(',', "between the key and value types"); err != nil {
+			return nil, err
+		}
+		valueID := p.next
+		p.next++
+		value, err := p.typ(false, column, valueID)
+		if err != nil {
+			return nil, err
+		}
+		required := p.accept('!')
+		if err := p.expect('>', "to close map<"); err != nil {
+			return nil, err
+		}
+		return &iceberg.MapType{KeyID: keyID, KeyType: key, ValueID: valueID, ValueType: value, ValueRequired: required}, nil
+	case "struct":
+		if err := p.expect('<', "after struct"); err != nil {
+			return nil, err
+		}
+		fields, err := p.columns(false, '>')
+		if err != nil {
+			return nil, err
+		}
+		p.pos++ // the '>' columns stopped at
+		return &iceberg.StructType{FieldList: fields}, nil
+	case "file":
+		if !top {
+			p.pos = start
+			return nil, p.fail("column %q: FILE columns are top-level only (write.parquet.file-columns names top-level columns)", column)
+		}
+		children := file.AllFields
+		if p.accept('<') {
+			children = nil
+			for {
+				name := p.word()
+				f, ok := file.FieldByName(name)
+				if !ok {
+					return nil, p.fail("column %q: %q is not a FILE child (uri, offset, size, content_type, checksum, inline)", column, name)
+				}
+				children = append(children, f)
+				if p.accept(',') {
+					continue
+				}
+				if err := p.expect('>', "to close file<"); err != nil {
+					return nil, err
+				}
+				break
+			}
+		}
+		st, err := file.NewStruct(id, children...)
+		if err != nil {
+			return nil, fmt.Errorf("schema: column %q: %w", column, err)
+		}
+		p.next += len(file.AllFields) // the mirror's reserved child ids
+		p.spec.Files = append(p.spec.Files, column)
+		return st, nil
+	case "vector":
+		if !top {
+			p.pos = start
+			return nil, p.fail("column %q: VECTOR columns are top-level only (write.parquet.vector-columns names top-level columns)", column)
+		}
+		if err := p.expect('<', "after vector"); err != nil {
+			return nil, err
+		}
+		element := p.word()
+		if err := p.expect(',', "between the element type and the dimension"); err != nil {
+			return nil, err
+		}
+		dim, err := p.number("the dimension")
+		if err != nil {
+			return nil, err
+		}
+		if err := p.expect('>', "to close vector<"); err != nil {
+			return nil, err
+		}
+		v, err := ParseVector(column, element, strconv.Itoa(dim))
+		if err != nil {
+			return nil, fmt.Errorf("schema: %w", err)
+		}
+		p.spec.Vectors = append(p.spec.Vectors, v)
+		return iceberg.FixedTypeOf(v.Element.VectorBytes(v.Dim)), nil
+	case "":
+		return nil, p.fail("column %q: want a type", column)
+	}
+	p.pos = start
+	return nil, p.fail("column %q: unknown type %q", column, name)
+}

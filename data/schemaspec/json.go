@@ -1,0 +1,134 @@
+package schemaspec
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/apache/iceberg-go"
+)
+
+// ParseJSON reads Iceberg's schema JSON (spec.md, Appendix C: {"type":
+// "struct", "schema-id": 0, "fields": [{"id": 1, "name": "id", "required":
+// true, "type": "long"}, ...]}). A top-level field's "type" may also be one
+// of the lab's type names:
+//
+//	"file"                    a FILE column with every child
+//	"file<uri,size,checksum>" a FILE column with the children named
+//	"vector<float32,768>"     a VECTOR column
+//
+// A FILE column's children take the ids after the column's own (id+1 uri
+// ... id+6 inline, the FILE mirror's offsets); an id that collides with
+// another field's is an error. Plain Iceberg JSON is accepted as is; its
+// struct and fixed columns can be typed FILE and VECTOR with Spec.Declare.
+func ParseJSON(b []byte) (*Spec, error) {
+	var doc map[string]json.RawMessage
+	if err := json.Unmarshal(b, &doc); err != nil {
+		return nil, fmt.Errorf("schema JSON: %w", err)
+	}
+	var fields []map[string]json.RawMessage
+	if raw, ok := doc["fields"]; ok {
+		if err := json.Unmarshal(raw, &fields); err != nil {
+			return nil, fmt.Errorf("schema JSON: fields: %w", err)
+		}
+	}
+	spec := &Spec{}
+	for i, f := range fields {
+		var typeName string
+		if json.Unmarshal(f["type"], &typeName) != nil {
+			continue // a nested type, or a mistake iceberg-go reports below
+		}
+		var name string
+		_ = json.Unmarshal(f["name"], &name)
+		var id int
+		_ = json.Unmarshal(f["id"], &id)
+		t, err := labType(spec, name, id, typeName)
+		if err != nil {
+			return nil, fmt.Errorf("schema JSON: field %d (%q): %w", i, name, err)
+		}
+		if t == nil {
+			continue
+		}
+		// A primitive type's JSON is its name (iceberg-go marshals only
+		// nested types itself).
+		var raw []byte
+		if _, primitive := t.(iceberg.PrimitiveType); primitive {
+			raw, err = json.Marshal(t.String())
+		} else {
+			raw, err = json.Marshal(t)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("schema JSON: field %q: %w", name, err)
+		}
+		f["type"] = raw
+	}
+	if fields != nil {
+		raw, err := json.Marshal(fields)
+		if err != nil {
+			return nil, fmt.Errorf("schema JSON: %w", err)
+		}
+		doc["fields"] = raw
+	}
+	rewritten, err := json.Marshal(doc)
+	if err != nil {
+		return nil, fmt.Errorf("schema JSON: %w", err)
+	}
+	var schema iceberg.Schema
+	if err := json.Unmarshal(rewritten, &schema); err != nil {
+		return nil, fmt.Errorf("schema JSON: %w", err)
+	}
+	spec.Schema = &schema
+	for _, f := range spec.Schema.Fields() {
+		if f.Name == "" {
+			return nil, fmt.Errorf("schema JSON: field id %d has no name", f.ID)
+		}
+	}
+	return spec, nil
+}
+
+// labType turns a lab type name into its Iceberg type, recording the
+// declaration; nil for any other name (an Iceberg type).
+func labType(spec *Spec, name string, id int, typeName string) (iceberg.Type, error) {
+	if typeName != "file" && !strings.HasPrefix(typeName, "file<") && !strings.HasPrefix(typeName, "vector<") {
+		return nil, nil
+	}
+	// The compact parser knows these types; give it the one column.
+	sub, err := Parse(name + ":" + typeName)
+	if err != nil {
+		return nil, err
+	}
+	t := sub.Schema.Field(0).Type
+	if st, ok := t.(*iceberg.StructType); ok { // FILE: renumber the children after id
+		for i := range st.FieldList {
+			st.FieldList[i].ID += id - 1
+		}
+	}
+	spec.Files = append(spec.Files, sub.Files...)
+	spec.Vectors = append(spec.Vectors, sub.Vectors...)
+	return t, nil
+}
+
+// Load reads the --schema argument: "@PATH" reads a file (JSON when it
+// starts with "{", the compact form otherwise), text starting with "{" is
+// JSON, anything else is the compact form.
+func Load(arg string) (*Spec, error) {
+	text := []byte(arg)
+	if path, ok := strings.CutPrefix(arg, "@"); ok {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return nil, fmt.Errorf("schema file: %w", err)
+		}
+		text = b
+	}
+	trimmed := bytes.TrimSpace(text)
+	if bytes.HasPrefix(trimmed, []byte("{")) {
+		return ParseJSON(trimmed)
+	}
+	spec, err := Parse(string(trimmed))
+	if err != nil && !strings.HasPrefix(arg, "@") && !strings.Contains(arg, ":") {
+		return nil, fmt.Errorf("%w (to read a schema file, write @%s)", err, arg)
+	}
+	return spec, err
+}

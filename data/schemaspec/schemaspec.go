@@ -1,0 +1,234 @@
+// Package schemaspec declares table schemas for the lab's tools: an Iceberg
+// schema plus the lab's column types, FILE and VECTOR, that the Parquet
+// model's writer properties put on top-level columns.
+//
+// Two forms are accepted. The compact form is for the command line:
+//
+//	id:long!,name:string,emb:vector<float32,768>,doc:variant,img:file
+//
+// and the JSON form is Iceberg's schema JSON (spec.md, Appendix C, "Schemas")
+// whose top-level fields may also use the lab's type names "file",
+// "file<child,...>" and "vector<element,dim>". Both produce the same Spec:
+// the Iceberg schema, where a FILE column is a struct of FILE children
+// (types/file) and a VECTOR column is fixed[dim × element width], and the
+// declarations that formats/parquet reads from write.parquet.file-columns
+// and write.parquet.vector-columns. There is no second mechanism: Properties
+// returns exactly those writer properties.
+package schemaspec
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/apache/iceberg-go"
+
+	"github.com/coltype-lab/lab/types/file"
+	"github.com/coltype-lab/lab/types/vector"
+)
+
+// The Parquet model's declaration properties (formats/parquet
+// PropFileColumns and PropVectorColumns). They are repeated here, not
+// imported, so that declaring a schema does not pull in a format.
+const (
+	PropFileColumns   = "write.parquet.file-columns"
+	PropVectorColumns = "write.parquet.vector-columns"
+)
+
+// Spec is a declared schema: the Iceberg schema and the top-level columns
+// that carry the lab's types.
+type Spec struct {
+	Schema  *iceberg.Schema
+	Files   []string // FILE columns, in schema order
+	Vectors []Vector // VECTOR columns, in schema order
+}
+
+// Vector is one VECTOR column: dim elements of one type, stored as
+// fixed[dim × width] bytes, each element little-endian (types/vector).
+type Vector struct {
+	Column  string
+	Element vector.ElementType
+	Dim     int
+}
+
+// Declaration is the column's entry in write.parquet.vector-columns:
+// name:element:dim.
+func (v Vector) Declaration() string {
+	return fmt.Sprintf("%s:%s:%d", v.Column, v.Element, v.Dim)
+}
+
+// TypeName is the lab's type name for the column: vector<element,dim>.
+func (v Vector) TypeName() string { return fmt.Sprintf("vector<%s,%d>", v.Element, v.Dim) }
+
+// Vector returns the VECTOR declaration of a top-level column.
+func (s *Spec) Vector(column string) (Vector, bool) {
+	i := slices.IndexFunc(s.Vectors, func(v Vector) bool { return v.Column == column })
+	if i < 0 {
+		return Vector{}, false
+	}
+	return s.Vectors[i], true
+}
+
+// IsFile reports whether a top-level column is declared FILE.
+func (s *Spec) IsFile(column string) bool { return slices.Contains(s.Files, column) }
+
+// Properties are the Parquet writer properties that declare the FILE and
+// VECTOR columns; empty when there are none.
+func (s *Spec) Properties() map[string]string {
+	props := map[string]string{}
+	if len(s.Files) > 0 {
+		props[PropFileColumns] = strings.Join(s.Files, ",")
+	}
+	if len(s.Vectors) > 0 {
+		decls := make([]string, len(s.Vectors))
+		for i, v := range s.Vectors {
+			decls[i] = v.Declaration()
+		}
+		props[PropVectorColumns] = strings.Join(decls, ",")
+	}
+	return props
+}
+
+// Declare adds the FILE and VECTOR columns that writer properties declare
+// (write.parquet.file-columns, write.parquet.vector-columns), so a schema
+// given in plain Iceberg JSON can be typed by properties instead. A column
+// declared both ways must agree.
+func (s *Spec) Declare(props map[string]string) error {
+	for _, name := range splitList(props[PropFileColumns]) {
+		if err := s.addFile(PropFileColumns, name); err != nil {
+			return err
+		}
+	}
+	for _, decl := range splitList(props[PropVectorColumns]) {
+		parts := strings.Split(decl, ":")
+		if len(parts) != 3 {
+			return fmt.Errorf("%s: %q is not name:element:dim", PropVectorColumns, decl)
+		}
+		v, err := ParseVector(strings.TrimSpace(parts[0]), parts[1], parts[2])
+		if err != nil {
+			return fmt.Errorf("%s: %w", PropVectorColumns, err)
+		}
+		if err := s.addVector(PropVectorColumns, v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *Spec) addFile(source, name string) error {
+	f, err := s.topLevel(source, name)
+	if err != nil {
+		return err
+	}
+	if _, ok := s.Vector(name); ok {
+		return fmt.Errorf("%s: column %q is declared VECTOR and FILE", source, name)
+	}
+	st, ok := f.Type.(*iceberg.StructType)
+	if !ok {
+		return fmt.Errorf("%s: column %q (field id %d) has type %s; a FILE column is a struct of FILE children", source, name, f.ID, f.Type)
+	}
+	if _, err := file.ParseStruct(st); err != nil {
+		return fmt.Errorf("%s: column %q (field id %d): %w", source, name, f.ID, err)
+	}
+	if !s.IsFile(name) {
+		s.Files = append(s.Files, name)
+		s.sortDeclarations()
+	}
+	return nil
+}
+
+func (s *Spec) addVector(source string, v Vector) error {
+	f, err := s.topLevel(source, v.Column)
+	if err != nil {
+		return err
+	}
+	if s.IsFile(v.Column) {
+		return fmt.Errorf("%s: column %q is declared FILE and VECTOR", source, v.Column)
+	}
+	want := v.Element.VectorBytes(v.Dim)
+	if ft, ok := f.Type.(iceberg.FixedType); !ok || ft.Len() != want {
+		return fmt.Errorf("%s: column %q (field id %d) has type %s; %s needs fixed[%d]", source, v.Column, f.ID, f.Type, v.TypeName(), want)
+	}
+	if old, ok := s.Vector(v.Column); ok {
+		if old != v {
+			return fmt.Errorf("%s: column %q is declared %s and %s", source, v.Column, old.TypeName(), v.TypeName())
+		}
+		return nil
+	}
+	s.Vectors = append(s.Vectors, v)
+	s.sortDeclarations()
+	return nil
+}
+
+func (s *Spec) topLevel(source, name string) (iceberg.NestedField, error) {
+	for _, f := range s.Schema.Fields() {
+		if f.Name == name {
+			return f, nil
+		}
+	}
+	return iceberg.NestedField{}, fmt.Errorf("%s: %q is not a top-level column of the schema", source, name)
+}
+
+// sortDeclarations keeps declarations in schema order, so a Spec built from
+// either form, or from a file's annotations, compares and prints the same.
+func (s *Spec) sortDeclarations() {
+	pos := map[string]int{}
+	for i, f := range s.Schema.Fields() {
+		pos[f.Name] = i
+	}
+	slices.SortFunc(s.Files, func(a, b string) int { return pos[a] - pos[b] })
+	slices.SortFunc(s.Vectors, func(a, b Vector) int { return pos[a.Column] - pos[b.Column] })
+}
+
+// FromSchema builds a Spec for a schema read from a file, declaring the
+// given FILE columns and VECTOR columns (as from the file's annotations).
+func FromSchema(schema *iceberg.Schema, files []string, vectors []Vector) (*Spec, error) {
+	s := &Spec{Schema: schema}
+	for _, name := range files {
+		if err := s.addFile("FILE annotation", name); err != nil {
+			return nil, err
+		}
+	}
+	for _, v := range vectors {
+		if err := s.addVector("VECTOR annotation", v); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// MaxVectorDim bounds a declared dimension, so a fixed length in bytes
+// always fits Parquet's 32-bit type_length.
+const MaxVectorDim = 1 << 24
+
+// ParseVector checks a VECTOR declaration's element type and dimension.
+// The element must have a Parquet representation (formats/parquet refuses
+// the others, since readers could not tell them from float16).
+func ParseVector(column, element, dim string) (Vector, error) {
+	et, err := vector.ParseElementType(strings.TrimSpace(element))
+	if err != nil {
+		return Vector{}, fmt.Errorf("column %q: %w", column, err)
+	}
+	if _, ok := et.ParquetElement(); !ok {
+		return Vector{}, fmt.Errorf("column %q: VECTOR element type %s has no Parquet representation (want float32, float64, float16 or int8)", column, et)
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(dim))
+	if err != nil || n <= 0 {
+		return Vector{}, fmt.Errorf("column %q: VECTOR dimension %q is not a positive integer", column, strings.TrimSpace(dim))
+	}
+	if n > MaxVectorDim {
+		return Vector{}, fmt.Errorf("column %q: VECTOR dimension %d is above the lab's limit of %d", column, n, MaxVectorDim)
+	}
+	return Vector{Column: column, Element: et, Dim: n}, nil
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, part := range strings.Split(s, ",") {
+		if part = strings.TrimSpace(part); part != "" {
+			out = append(out, part)
+		}
+	}
+	return out
+}
