@@ -16,7 +16,10 @@ func init() { commands = append(commands, newConfigCommand) }
 
 func newConfigCommand(v *viper.Viper) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "config",
+		Use: "config",
+		Example: `  lab config show
+  lab config show --json
+  LAB_DEMO_DIR=/tmp/tour lab --config my.yaml config show`,
 		Short: "Show the lab's configuration",
 		Args:  usageArgs(cobra.NoArgs),
 		RunE:  func(cmd *cobra.Command, _ []string) error { return cmd.Help() },

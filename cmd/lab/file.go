@@ -27,10 +27,11 @@ func init() { commands = append(commands, newFileCommand) }
 
 func newFileCommand(v *viper.Viper) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "file",
-		Short: "Work with FILE columns (parquet-format 2.14.0 FILE logical type)",
-		Args:  usageArgs(cobra.NoArgs),
-		RunE:  func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
+		Use:     "file",
+		Example: `  lab file resolve images.parquet --column img --verify`,
+		Short:   "Work with FILE columns (parquet-format 2.14.0 FILE logical type)",
+		Args:    usageArgs(cobra.NoArgs),
+		RunE:    func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
 	cmd.AddCommand(newFileResolveCommand(v))
 	return cmd

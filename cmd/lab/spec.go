@@ -16,7 +16,9 @@ func init() { commands = append(commands, newSpecCommand) }
 
 func newSpecCommand(v *viper.Viper) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "spec",
+		Use: "spec",
+		Example: `  lab spec golden --check
+  lab spec golden --dir /tmp/golden`,
 		Short: "Spec work: the golden files every reader is judged against",
 		Args:  usageArgs(cobra.NoArgs),
 		RunE:  func(cmd *cobra.Command, _ []string) error { return cmd.Help() },

@@ -28,8 +28,9 @@ func init() { commands = append(commands, newVariantCommand) }
 
 func newVariantCommand(v *viper.Viper) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "variant",
-		Short: "Variant shredding: analyze values and write shredded Parquet",
+		Use:     "variant",
+		Example: `  lab variant analyze events.jsonl --write events.parquet`,
+		Short:   "Variant shredding: analyze values and write shredded Parquet",
 	}
 	analyze := &cobra.Command{
 		Use:   "analyze INPUT",
