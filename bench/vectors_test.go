@@ -47,6 +47,25 @@ func TestRunVectorBenchQuick(t *testing.T) {
 			t.Errorf("negative peak heap %v", x.SearchPeakHeapMB)
 		}
 	}
+	if len(rep.Verdicts) != 5 {
+		t.Errorf("%d verdicts, want one per target (5): %+v", len(rep.Verdicts), rep.Verdicts)
+	}
+	for _, v := range rep.Verdicts {
+		if !v.Measured || v.Figure == "" {
+			t.Errorf("target %q not measured by a full run: %+v", v.Target, v)
+		}
+		if !strings.Contains(md, v.Target) {
+			t.Errorf("the report does not state the target %q", v.Target)
+		}
+	}
+	if len(rep.Peak) != len(vector.Layouts()) {
+		t.Errorf("%d peak scalings, want one per layout", len(rep.Peak))
+	}
+	for _, p := range rep.Peak {
+		if p.QuarterRows != Quick.N/4 || p.Rows != Quick.N || p.QuarterPeakMB < 0 {
+			t.Errorf("peak scaling %+v", p)
+		}
+	}
 	if _, err := json.Marshal(rep); err != nil {
 		t.Fatal(err)
 	}
@@ -73,4 +92,56 @@ func TestVectorBenchReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Log("\n" + rep.Markdown())
+}
+
+// BenchmarkVectorFile times the page-level paths over an uncompressed flba
+// PLAIN file in the page cache at the 100k×768 reference size (-short: the
+// quick size), each next to the floor for the same bytes measured in the
+// same run: full decode (every element read once), single-query top-10 and
+// a 64-query batch, reported as ×floor.
+//
+//	go test ./bench/ -run '^$' -bench VectorFile -benchtime 10x
+func BenchmarkVectorFile(b *testing.B) {
+	size := Reference768
+	if testing.Short() {
+		size = Quick
+	}
+	path := b.TempDir() + "/flba.parquet"
+	col := vector.Column{Dim: size.Dim, Data: Clustered(size.N, size.Dim, 64, 1)}
+	if err := vector.WriteFile(path, col, vector.WriteOptions{Layout: vector.LayoutFLBA}); err != nil {
+		b.Fatal(err)
+	}
+	col = vector.Column{}
+	queries := vector.Matrix{Dim: size.Dim, Data: ClusteredQueries(64, size.Dim, 64, 1)}
+	f, err := vector.OpenFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	floor, err := Floor(size.Bytes(), 5)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		run  func() error
+	}{
+		{"decode", func() error { return drain(f) }},
+		{"search-1", func() error {
+			_, err := f.Search(0, vector.MetricDot, vector.Matrix{Dim: size.Dim, Data: queries.Row(0)}, 10)
+			return err
+		}},
+		{"search-64", func() error { _, err := f.Search(0, vector.MetricDot, queries, 10); return err }},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			b.SetBytes(size.Bytes())
+			for b.Loop() {
+				if err := tc.run(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(b.Elapsed().Seconds()/float64(b.N)/floor.Seconds, "×floor")
+			b.ReportMetric(floor.GBps, "floor-GB/s")
+		})
+	}
 }

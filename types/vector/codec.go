@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"runtime"
 	"unsafe"
 )
 
@@ -105,6 +106,11 @@ func (t ElementType) DecodeAppend(dst []float32, src []byte) ([]float32, error) 
 	out := dst[start:]
 	switch t {
 	case Float32:
+		if hostLittleEndian && n > 0 {
+			// The file's byte order is the host's: one memmove.
+			copy(unsafe.Slice((*byte)(unsafe.Pointer(&out[0])), 4*n), src)
+			break
+		}
 		for i := range out {
 			out[i] = math.Float32frombits(binary.LittleEndian.Uint32(src[4*i:]))
 		}
@@ -295,4 +301,22 @@ func growFloat32(b []float32, n int) []float32 {
 		b = nb
 	}
 	return b[:len(b)+n]
+}
+
+// unalignedLoadsOK is true on the architectures whose ordinary loads accept
+// any address (at no cost on current cores), where a page's float bytes can
+// be viewed in place wherever the page header left them.
+const unalignedLoadsOK = runtime.GOARCH == "amd64" || runtime.GOARCH == "arm64" || runtime.GOARCH == "386"
+
+// pageFloat32View is Float32View for page bytes read from a file: on
+// architectures with free unaligned loads it also views bytes that are not
+// 4-byte aligned (the Go runtime allows such pointers to pointer-free types).
+// Such views are only scored by the lab's own kernels, which load unaligned;
+// anything handing them to gonum's assembly copies them to aligned buffers
+// first (see the scorer's tiles).
+func pageFloat32View(b []byte) ([]float32, bool) {
+	if v, ok := Float32View(b); ok || !unalignedLoadsOK || !hostLittleEndian || len(b)%4 != 0 {
+		return v, ok
+	}
+	return unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/4), true
 }

@@ -40,6 +40,7 @@ func (f *File) Blocks(workers int) *FileBlocks {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
+	f.mapForScan()
 	b := &FileBlocks{f: f, results: make(chan chan pageResult, workers), done: make(chan struct{})}
 	sem := make(chan struct{}, workers)
 	go func() {
@@ -88,7 +89,12 @@ func (b *FileBlocks) Next() (Block, error) {
 		ch, ok := <-b.results
 		if !ok {
 			b.err = io.EOF
-			return Block{}, io.EOF
+			for ci, c := range b.f.chunks {
+				if b.rows[ci] != c.rows {
+					b.err = fmt.Errorf("%s: the pages of row group %d hold %d rows, its metadata says %d", b.f.info.Path, ci, b.rows[ci], c.rows)
+				}
+			}
+			return Block{}, b.err
 		}
 		r := <-ch
 		if r.err != nil {
@@ -182,7 +188,9 @@ func (f *File) ReadAll() (Matrix, []bool, error) {
 	src := f.Blocks(0)
 	defer src.Close()
 	dim := max(f.info.Dim, 1)
-	data := make([]float32, 0, f.info.Rows*int64(f.info.Dim))
+	// The row count comes from the footer: trust it for a capacity hint
+	// only up to a bound, and let append grow past it.
+	data := make([]float32, 0, min(f.info.Rows*int64(f.info.Dim), 1<<24))
 	var null []bool
 	markNull := func(from, to int64) { // rows [from, to) are null
 		if from >= to {

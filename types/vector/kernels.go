@@ -8,39 +8,60 @@ import (
 	"gonum.org/v1/gonum/blas/blas32"
 )
 
-// The float32 kernels come in three implementations so that the default can
-// be chosen by measurement: go test -bench Kernel ./types/vector/.
+// The float32 kernels come in several implementations so that the default
+// can be chosen by measurement: go test -bench Kernel ./types/vector/.
 //
-// Measured 2026-11-29 on the lab machine (linux/amd64, 2 cores shared with
-// other jobs, load ≈ 3.5, go1.26.8, gonum v0.17.0), ns/op, best of 6 runs of
-// 10⁶ calls each (the best run is the least disturbed one):
+// Measured 2026-11-29 on the lab machine (linux/amd64 AMD EPYC with AVX2 and
+// AVX-512, 2 cores shared with other jobs, load 3–7, go1.26.8, gonum
+// v0.17.0), ns/op, range of 3 runs:
 //
-//	                         dim 128   dim 768
-//	Dot  naive (1 acc)          85.5     426.7
-//	Dot  unrolled (8 acc)       67.6     375.3
-//	Dot  blas32                 21.9      92.8   ← Dot
-//	SquaredL2 naive             62.4     593.1
-//	SquaredL2 unrolled          45.4     433.7   ← SquaredL2
-//	SquaredL2 blas32 (3 dots)   53.3     342.3
-//	Cosine naive (1 pass)       79.5     950.1
-//	Cosine 3 × blas32 dot       46.9     198.0   ← Cosine
+//	                           dim 128    dim 768
+//	Dot  naive (1 acc)         60–64      436–522
+//	Dot  unrolled (8 acc)      44–49      542–827
+//	Dot  blas32 (SSE)          16–17       92–110
+//	Dot  simd (AVX2+FMA)       10–17       44–45   ← Dot
+//	SquaredL2 unrolled         96–114     437–635
+//	SquaredL2 blas32 (3 dots)  57–73      391–421
+//	SquaredL2 simd             12–18       51–57   ← SquaredL2
+//	Cosine 3 × blas32          76–88      269–476
+//	Cosine default (DotNorm+Dot) 51–56     75–121  ← Cosine
+//	Cosine per search row      12–27       41–45   (DotNorm, ‖q‖ known)
 //
-// gonum's SSE assembly beats scalar Go 4× on dot products. Squared L2 has no
-// one-pass BLAS routine; ‖a‖²+‖b‖²−2a·b is 20% faster at 768 but slower at
-// 128 and loses precision to cancellation exactly for near neighbours, so the
-// default is the exact one-pass unrolled loop. Batched search is different:
-// there the norms are computed once per row and shared by every query.
-//
-// DotBLAS (hence Dot and Cosine) sums the elements before the 16-byte
-// boundary of b separately, so the last bits of a result can depend on where
-// b sits in memory; the searches copy to aligned buffers to stay
-// reproducible (see alignFloats in search.go).
+// The lab's AVX2+FMA assembly (kernels_amd64.s) is 2× gonum's SSE dot at
+// 768 and 8× the exact unrolled L2, so it is the default; elsewhere the
+// unrolled Go loops run. Its loads are unaligned and its summation order
+// fixed by the length, so a score depends only on the values, not on where
+// they sit in memory: a search scores pages where they lie in the file's
+// mapping. gonum's DotBLAS does not have that property (it sums the
+// elements before b's 16-byte boundary separately), which is why the
+// batched search still copies rows into aligned tiles for blas32.Gemm.
 
-// Dot is the inner product with the fastest kernel, DotBLAS.
-func Dot(a, b []float32) float32 { return DotBLAS(a, b) }
+// Dot is the inner product with the fastest kernel, DotSIMD.
+func Dot(a, b []float32) float32 { return DotSIMD(a, b) }
 
-// SquaredL2 is Σ (a_i − b_i)² with the fastest exact kernel, SquaredL2Unrolled.
-func SquaredL2(a, b []float32) float32 { return SquaredL2Unrolled(a, b) }
+// SquaredL2 is Σ (a_i − b_i)² with the fastest exact kernel, SquaredL2SIMD.
+func SquaredL2(a, b []float32) float32 { return SquaredL2SIMD(a, b) }
+
+// DotSIMD is the lab's AVX2+FMA dot product on amd64 (DotUnrolled
+// elsewhere, or without AVX2): four 8-lane accumulators, unaligned loads, so
+// unlike DotBLAS its rounding does not depend on where b sits in memory.
+func DotSIMD(a, b []float32) float32 {
+	sameLength(a, b)
+	return dotSIMD(a, b)
+}
+
+// SquaredL2SIMD is the one-pass Σ (a_i − b_i)² of DotSIMD's construction.
+func SquaredL2SIMD(a, b []float32) float32 {
+	sameLength(a, b)
+	return squaredL2SIMD(a, b)
+}
+
+// DotNorm returns a·b and b·b in one pass over b: what cosine needs per row
+// once ‖a‖ is known. ab is bit-identical to Dot(a, b), bb to Dot(b, b).
+func DotNorm(a, b []float32) (ab, bb float32) {
+	sameLength(a, b)
+	return dotNormSIMD(a, b)
+}
 
 // sameLength guards the kernels. A length mismatch is a bug in the caller
 // (searches check dimensions once, up front), and a kernel returning a sum
@@ -155,7 +176,8 @@ func Norm(a []float32) float32 { return float32(math.Sqrt(float64(Dot(a, a)))) }
 // Cosine is the cosine similarity a·b / (‖a‖‖b‖), NaN when either vector is
 // zero (the angle is undefined; search ranks NaN last).
 func Cosine(a, b []float32) float32 {
-	return cosineFrom(Dot(a, b), Dot(a, a), Dot(b, b))
+	ab, bb := DotNorm(a, b)
+	return cosineFrom(ab, Dot(a, a), bb)
 }
 
 // CosineNaive computes the three sums in one plain loop, for measurement.

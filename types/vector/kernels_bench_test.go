@@ -26,11 +26,18 @@ func BenchmarkKernel(b *testing.B) {
 		{"Dot/naive", DotNaive},
 		{"Dot/unrolled", DotUnrolled},
 		{"Dot/blas32", DotBLAS},
+		{"Dot/simd", DotSIMD},
 		{"SquaredL2/naive", SquaredL2Naive},
 		{"SquaredL2/unrolled", SquaredL2Unrolled},
 		{"SquaredL2/blas32", SquaredL2BLAS},
+		{"SquaredL2/simd", SquaredL2SIMD},
 		{"Cosine/naive", CosineNaive},
+		{"Cosine/3×blas32", func(a, b []float32) float32 { return cosineFrom(DotBLAS(a, b), DotBLAS(a, a), DotBLAS(b, b)) }},
 		{"Cosine/default", Cosine},
+		{"Cosine/rowpass", func(a, b []float32) float32 { // the search's per-row cost: ‖q‖ known
+			ab, bb := DotNorm(a, b)
+			return cosineFrom(ab, 1, bb)
+		}},
 	}
 	for _, dim := range []int{128, 768} {
 		r := rand.New(rand.NewPCG(1, uint64(dim)))

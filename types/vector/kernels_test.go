@@ -192,3 +192,32 @@ func TestKernelLengthMismatchPanics(t *testing.T) {
 		}()
 	}
 }
+
+// The SIMD kernels' results depend only on the values: the same vector at
+// every byte offset (aligned or not, as a page in a file's mapping may be)
+// scores bit for bit the same, and DotNorm's two sums are Dot's.
+func TestSIMDKernelsIgnorePlacement(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 8))
+	for _, dim := range []int{1, 7, 8, 31, 32, 33, 768, 1001} {
+		a, b := randomVector(r, dim), randomVector(r, dim)
+		wantDot, wantL2 := DotSIMD(a, b), SquaredL2SIMD(a, b)
+		ab, bb := DotNorm(a, b)
+		if math.Float32bits(ab) != math.Float32bits(wantDot) || math.Float32bits(bb) != math.Float32bits(Dot(b, b)) {
+			t.Errorf("dim %d: DotNorm = (%v, %v), Dot gives (%v, %v)", dim, ab, bb, wantDot, Dot(b, b))
+		}
+		enc, _ := Float32.EncodeAppend(nil, b)
+		for shift := range 8 {
+			buf := append(make([]byte, shift), enc...)[shift:]
+			v, ok := pageFloat32View(buf)
+			if !ok {
+				continue // an architecture without free unaligned loads
+			}
+			if got := DotSIMD(a, v); math.Float32bits(got) != math.Float32bits(wantDot) {
+				t.Errorf("dim %d shift %d: dot %v, want %v", dim, shift, got, wantDot)
+			}
+			if got := SquaredL2SIMD(a, v); math.Float32bits(got) != math.Float32bits(wantL2) {
+				t.Errorf("dim %d shift %d: l2 %v, want %v", dim, shift, got, wantL2)
+			}
+		}
+	}
+}

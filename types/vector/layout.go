@@ -89,6 +89,17 @@ func (e ValueEncoding) format() format.Encoding {
 	return format.Plain
 }
 
+// ParseValueEncoding parses plain, or bss (byte_stream_split), ignoring case.
+func ParseValueEncoding(name string) (ValueEncoding, error) {
+	switch strings.ToLower(strings.TrimSpace(name)) {
+	case "plain":
+		return EncodingPlain, nil
+	case "bss", "byte_stream_split", "byte-stream-split":
+		return EncodingByteStreamSplit, nil
+	}
+	return 0, fmt.Errorf("vector: unknown value encoding %q (want plain or bss)", name)
+}
+
 // Codec is a page compression codec.
 type Codec uint8
 
@@ -114,6 +125,22 @@ func (c Codec) String() string {
 		return "lz4"
 	}
 	return fmt.Sprintf("Codec(%d)", uint8(c))
+}
+
+// ParseCodec parses none (uncompressed), snappy, zstd or lz4 (lz4_raw),
+// ignoring case.
+func ParseCodec(name string) (Codec, error) {
+	switch strings.ToLower(strings.TrimSpace(name)) {
+	case "none", "uncompressed":
+		return CodecNone, nil
+	case "snappy":
+		return CodecSnappy, nil
+	case "zstd":
+		return CodecZstd, nil
+	case "lz4", "lz4_raw":
+		return CodecLZ4, nil
+	}
+	return 0, fmt.Errorf("vector: unknown codec %q (want none, snappy, zstd or lz4)", name)
 }
 
 // codec returns parquet-go's implementation of c.

@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"slices"
+	"sync"
 	"unsafe"
 
 	"github.com/parquet-go/parquet-go/compress"
@@ -34,13 +35,36 @@ type FileInfo struct {
 }
 
 // File is an open layout file: its footer, the vector column's chunks and
-// their pages. It reads with ReadAt only, so one File serves concurrent
-// readers.
+// their pages. It reads with ReadAt only, or from a read-only memory mapping
+// of the file where the platform has one (OpenFile), so one File serves
+// concurrent readers. With a mapping, uncompressed PLAIN pages are never
+// copied: the blocks of a search and of Blocks are views of the mapping,
+// valid until Close.
 type File struct {
 	info   FileInfo
 	r      io.ReaderAt
 	closer io.Closer
 	chunks []chunk
+	// mapped is the whole file once a scan has memory-mapped it (nil
+	// before, or when it cannot be mapped); unmap releases it.
+	mapped  []byte
+	unmap   func() error
+	mapOnce sync.Once
+	osFile  *os.File
+	size    int64
+}
+
+// mapForScan maps the file for a scan (Blocks, hence Search and ReadAll).
+// Only scans map: they touch every page, where a mapping saves the read
+// copy and the buffer per page; Take touches a few rows, for which a pread
+// each is cheaper than setting up, faulting in and tearing down a mapping of
+// the whole file.
+func (f *File) mapForScan() {
+	f.mapOnce.Do(func() {
+		if f.osFile != nil {
+			f.mapped, f.unmap, _ = mapFile(f.osFile, f.size)
+		}
+	})
 }
 
 type chunk struct {
@@ -58,7 +82,11 @@ type chunk struct {
 // in the footer or its key/value mirror) or flba-raw; a group over a
 // REPEATED group is list; over a VECTOR group, vector-repetition. The file
 // must hold one top-level field, or one named emb. Elements are FLOAT.
-func OpenFile(path string) (*File, error) {
+func OpenFile(path string) (*File, error) { return OpenColumn(path, "") }
+
+// OpenColumn is OpenFile for the top-level field named column; "" picks as
+// OpenFile does (emb, or the only field).
+func OpenColumn(path, column string) (*File, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -68,27 +96,56 @@ func OpenFile(path string) (*File, error) {
 		f.Close()
 		return nil, err
 	}
-	vf, err := openReader(f, st.Size(), path)
+	vf, err := openReaderColumn(f, st.Size(), path, column)
 	if err != nil {
 		f.Close()
 		return nil, err
 	}
-	vf.closer = f
+	vf.closer, vf.osFile, vf.size = f, f, st.Size()
 	return vf, nil
 }
 
-// Close closes the underlying file.
+// Close unmaps and closes the file. Blocks obtained from it must not be used
+// afterwards: they may be views of the mapping.
 func (f *File) Close() error {
-	if f.closer != nil {
-		return f.closer.Close()
+	var err error
+	if f.unmap != nil {
+		err = f.unmap()
+		f.unmap, f.mapped = nil, nil
 	}
-	return nil
+	if f.closer != nil {
+		if cerr := f.closer.Close(); err == nil {
+			err = cerr
+		}
+		f.closer = nil
+	}
+	return err
+}
+
+// bytesAt returns n bytes of the file at off: a view of the mapping when
+// there is one (the caller must not modify it), else a new buffer.
+func (f *File) bytesAt(n int, off int64) ([]byte, error) {
+	if f.mapped != nil {
+		if off < 0 || off+int64(n) > int64(len(f.mapped)) {
+			return nil, io.ErrUnexpectedEOF
+		}
+		return f.mapped[off : off+int64(n) : off+int64(n)], nil
+	}
+	buf := make([]byte, n)
+	if err := readAt(f.r, buf, off); err != nil {
+		return nil, err
+	}
+	return buf, nil
 }
 
 // Info describes the column.
 func (f *File) Info() FileInfo { return f.info }
 
 func openReader(r io.ReaderAt, size int64, path string) (*File, error) {
+	return openReaderColumn(r, size, path, "")
+}
+
+func openReaderColumn(r io.ReaderAt, size int64, path, column string) (*File, error) {
 	ft, err := footer.ReadFooter(r, size)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
@@ -105,7 +162,7 @@ func openReader(r io.ReaderAt, size int64, path string) (*File, error) {
 			}
 		}
 	}
-	info, leafPath, err := detectLayout(ft.Meta)
+	info, leafPath, err := detectLayout(ft.Meta, column)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -178,7 +235,7 @@ func readOffsetIndex(r io.ReaderAt, size, off int64, n int32) ([]format.PageLoca
 }
 
 // detectLayout finds the vector column and its layout.
-func detectLayout(meta *footer.FileMetaData) (FileInfo, []string, error) {
+func detectLayout(meta *footer.FileMetaData, column string) (FileInfo, []string, error) {
 	s := meta.Schema
 	if len(s) < 2 {
 		return FileInfo{}, nil, errors.New("the schema has no column")
@@ -200,10 +257,17 @@ func detectLayout(meta *footer.FileMetaData) (FileInfo, []string, error) {
 		i = skip(i)
 	}
 	top := -1
+	want := column
+	if want == "" {
+		want = ColumnName
+	}
 	for _, t := range tops {
-		if s[t].Name == ColumnName {
+		if s[t].Name == want {
 			top = t
 		}
+	}
+	if top < 0 && column != "" {
+		return FileInfo{}, nil, fmt.Errorf("no top-level field %q", column)
 	}
 	if top < 0 {
 		if len(tops) != 1 {
@@ -361,13 +425,13 @@ func (f *File) readHeader(off, end int64) (format.PageHeader, int, []byte, error
 		if n <= 0 {
 			return format.PageHeader{}, 0, nil, fmt.Errorf("%s: page header at byte %d: past the end of the column chunk", f.info.Path, off)
 		}
-		buf := make([]byte, n)
-		if err := readAt(f.r, buf, off); err != nil {
+		buf, err := f.bytesAt(int(n), off)
+		if err != nil {
 			return format.PageHeader{}, 0, nil, fmt.Errorf("%s: page header at byte %d: %w", f.info.Path, off, err)
 		}
 		var h format.PageHeader
 		rd := compactProtocol.NewReaderFromBytes(buf)
-		err := thrift.NewDecoder(rd).Decode(&h)
+		err = thrift.NewDecoder(rd).Decode(&h)
 		if err == nil {
 			hlen := rd.BytesRead()
 			if h.CompressedPageSize < 0 || h.UncompressedPageSize < 0 || off+int64(hlen)+int64(h.CompressedPageSize) > end {
@@ -448,8 +512,8 @@ func (f *File) parseHeader(h format.PageHeader, hlen int, c *chunk) (pageLayout,
 	default:
 		return pl, fmt.Errorf("page type %v where a data page was expected", h.Type)
 	}
-	if pl.numValues < 0 {
-		return pl, fmt.Errorf("num_values %d", pl.numValues)
+	if pl.numValues < 0 || pl.numValues > maxPageBytes {
+		return pl, fmt.Errorf("num_values %d is outside [0, %d]", pl.numValues, maxPageBytes)
 	}
 	if pl.encoding != format.Plain && pl.encoding != format.ByteStreamSplit {
 		return pl, fmt.Errorf("values in %v; this reader decodes PLAIN and BYTE_STREAM_SPLIT", pl.encoding)
@@ -505,11 +569,18 @@ func (f *File) decodePage(ref pageRef, wantDim int) (decodedPage, error) {
 		return decodedPage{}, fmt.Errorf("%s: %w", where(), err)
 	}
 	n := int(h.CompressedPageSize)
-	body := alignedBody(n, f.valuesOffset(pl, probe))
-	have := copy(body, probe[min(hlen, len(probe)):])
-	if have < n {
-		if err := readAt(f.r, body[have:], ref.offset+int64(hlen)+int64(have)); err != nil {
-			return decodedPage{}, fmt.Errorf("%s: %w", where(), err)
+	var body []byte
+	if f.mapped != nil {
+		// In place: the page is used where it lies, compressed or not.
+		at := ref.offset + int64(hlen)
+		body = f.mapped[at : at+int64(n) : at+int64(n)]
+	} else {
+		body = alignedBody(n, f.valuesOffset(pl, probe))
+		have := copy(body, probe[min(hlen, len(probe)):])
+		if have < n {
+			if err := readAt(f.r, body[have:], ref.offset+int64(hlen)+int64(have)); err != nil {
+				return decodedPage{}, fmt.Errorf("%s: %w", where(), err)
+			}
 		}
 	}
 	p, err := f.decodeBody(pl, c, body, wantDim)
@@ -530,16 +601,16 @@ func (f *File) decodeBody(pl pageLayout, c *chunk, body []byte, wantDim int) (de
 		defBytes = body[d.RepetitionLevelsByteLength : d.RepetitionLevelsByteLength+d.DefinitionLevelsByteLength]
 		vals = body[d.RepetitionLevelsByteLength+d.DefinitionLevelsByteLength:]
 		if pl.compressed {
-			out, err := c.codec.Decode(make([]byte, 0, max(0, int(pl.h.UncompressedPageSize)-len(repBytes)-len(defBytes))), vals)
+			out, err := decompress(c.meta.Codec, vals, int(pl.h.UncompressedPageSize)-len(repBytes)-len(defBytes))
 			if err != nil {
 				return decodedPage{}, fmt.Errorf("decompress: %w", err)
 			}
-			vals = realign(out)
+			vals = out
 		}
 	} else {
 		raw := body
 		if pl.compressed {
-			out, err := c.codec.Decode(make([]byte, 0, pl.h.UncompressedPageSize), body)
+			out, err := decompress(c.meta.Codec, body, int(pl.h.UncompressedPageSize))
 			if err != nil {
 				return decodedPage{}, fmt.Errorf("decompress: %w", err)
 			}
@@ -674,7 +745,7 @@ func decodeFloats(src []byte, n int, enc format.Encoding, flba bool, dim int) ([
 		v, err := e.DecodeFloat(make([]float32, 0, n), src)
 		return v, false, err
 	}
-	if v, ok := Float32View(src); ok {
+	if v, ok := pageFloat32View(src); ok {
 		return v, true, nil
 	}
 	v, err := Float32.DecodeAppend(make([]float32, 0, len(src)/4), src)

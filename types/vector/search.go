@@ -135,13 +135,14 @@ func dimMismatch(query, column int) error {
 // at the end. Memory is bounded by the blocks in flight (see BlockSource) plus
 // O(workers × queries × k).
 //
-// A single query is scored row by row with the default kernels. Several
+// A single query is scored row by row, in place, with the default (SIMD)
+// kernels: its scores are bit for bit metric.Score(query, row). Several
 // queries are scored through a matrix product, blas32.Gemm of Q (m×d) by Xᵀ
-// per tile; dot and cosine scores are then bit-identical to the single-query
-// ones, while L2 uses ‖q‖² + ‖x‖² − 2q·x and may differ from it in the last
-// bits. Either way a score depends only on the values, not on how src cuts
-// the column into blocks nor on where the blocks sit in memory, so results
-// are reproducible across sources and worker counts.
+// per tile of aligned copies; Gemm sums in another order, and L2 uses
+// ‖q‖² + ‖x‖² − 2q·x, so batched scores may differ from single-query ones in
+// the last bits. Either way a score depends only on the values, not on how
+// src cuts the column into blocks nor on where the blocks sit in memory, so
+// results are reproducible across sources and worker counts.
 //
 // k = 0 or an empty source gives empty results, not an error.
 func SearchStream(metric Metric, dim int, src BlockSource, queries Matrix, k int, workers int) ([][]Result, error) {
@@ -299,6 +300,10 @@ func (s *scorer) score(b Block) {
 	if rows == 0 || s.m == 0 || s.tops[0].K() == 0 {
 		return
 	}
+	if s.m == 1 {
+		s.scoreOne(b, rows)
+		return
+	}
 	id := func(j int) int64 {
 		if b.IDs != nil {
 			return b.IDs[j]
@@ -310,35 +315,42 @@ func (s *scorer) score(b Block) {
 		for j := range nj {
 			copy(s.tile[j*st:j*st+dim], b.Vectors[(j0+j)*dim:(j0+j+1)*dim])
 		}
-		if s.metric == MetricCosine || (s.metric == MetricL2 && s.m > 1) {
+		if s.metric != MetricDot {
 			for j := range nj {
 				x := s.tile[j*st : j*st+dim]
 				s.xx[j] = Dot(x, x)
 			}
 		}
-		if s.m == 1 {
-			s.scoreOne(nj, func(j int) int64 { return id(j0 + j) })
-		} else {
-			s.scoreMany(nj, func(j int) int64 { return id(j0 + j) })
-		}
+		s.scoreMany(nj, func(j int) int64 { return id(j0 + j) })
 	}
 }
 
-// scoreOne scores the tile against a single query row by row.
-func (s *scorer) scoreOne(nj int, id func(int) int64) {
-	q, top, st := s.q[:s.dim], s.tops[0], s.stride
-	for j := range nj {
-		x := s.tile[j*st : j*st+s.dim]
+// scoreOne scores a block against a single query row by row, in place: the
+// SIMD kernels load unaligned, so the rows are read once, where they lie
+// (for an uncompressed page, in the file's mapping), with no copy. Cosine
+// takes q·x and ‖x‖² from one pass over x (DotNorm), ‖q‖² once per search.
+// The scores are bit for bit metric.Score(query, row).
+func (s *scorer) scoreOne(b Block, rows int) {
+	dim := s.dim
+	q, top, qq := s.q[:dim], s.tops[0], s.qq[0]
+	data := b.Vectors
+	for j := range rows {
+		x := data[j*dim : (j+1)*dim : (j+1)*dim]
 		var sc float32
 		switch s.metric {
 		case MetricDot:
-			sc = Dot(q, x)
+			sc = dotSIMD(q, x)
 		case MetricCosine:
-			sc = cosineFrom(Dot(q, x), s.qq[0], s.xx[j])
+			ab, xx := dotNormSIMD(q, x)
+			sc = cosineFrom(ab, qq, xx)
 		case MetricL2:
-			sc = SquaredL2(q, x)
+			sc = squaredL2SIMD(q, x)
 		}
-		top.Push(id(j), sc)
+		id := b.FirstRow + int64(j)
+		if b.IDs != nil {
+			id = b.IDs[j]
+		}
+		top.Push(id, sc)
 	}
 }
 

@@ -158,29 +158,27 @@ func (f *File) takeFixed(ref pageRef, pl pageLayout, local []int) ([][]float32, 
 		d := pl.h.DataPageHeaderV2.V
 		valuesAt += int64(d.RepetitionLevelsByteLength + d.DefinitionLevelsByteLength)
 		if info.MaxDef > 0 {
-			lv := make([]byte, d.DefinitionLevelsByteLength)
-			if err := readAt(f.r, lv, body+int64(d.RepetitionLevelsByteLength)); err != nil {
+			lv, err := f.bytesAt(int(d.DefinitionLevelsByteLength), body+int64(d.RepetitionLevelsByteLength))
+			if err != nil {
 				return nil, fmt.Errorf("%s: page at byte %d: definition levels: %w", info.Path, ref.offset, err)
 			}
-			var err error
 			if defs, err = decodeLevels(lv, info.MaxDef, pl.numValues, "definition"); err != nil {
 				return nil, fmt.Errorf("%s: page at byte %d: %w", info.Path, ref.offset, err)
 			}
 		}
 	} else if info.MaxDef > 0 {
-		var lenb [4]byte
-		if err := readAt(f.r, lenb[:], body); err != nil {
+		lenb, err := f.bytesAt(4, body)
+		if err != nil {
 			return nil, fmt.Errorf("%s: page at byte %d: %w", info.Path, ref.offset, err)
 		}
 		n := int64(lenb[0]) | int64(lenb[1])<<8 | int64(lenb[2])<<16 | int64(lenb[3])<<24
 		if n > int64(pl.h.CompressedPageSize)-4 {
 			return nil, fmt.Errorf("%s: page at byte %d: definition levels of %d bytes overrun the page", info.Path, ref.offset, n)
 		}
-		lv := make([]byte, n)
-		if err := readAt(f.r, lv, body+4); err != nil {
+		lv, err := f.bytesAt(int(n), body+4)
+		if err != nil {
 			return nil, fmt.Errorf("%s: page at byte %d: definition levels: %w", info.Path, ref.offset, err)
 		}
-		var err error
 		if defs, err = decodeLevels(lv, info.MaxDef, pl.numValues, "definition"); err != nil {
 			return nil, fmt.Errorf("%s: page at byte %d: %w", info.Path, ref.offset, err)
 		}
@@ -198,7 +196,6 @@ func (f *File) takeFixed(ref pageRef, pl pageLayout, local []int) ([][]float32, 
 			}
 		}
 	}
-	buf := make([]byte, dim*4)
 	for i, r := range local {
 		if r >= rowsInPage {
 			return nil, fmt.Errorf("%s: page at byte %d has %d rows, row %d of it was asked", info.Path, ref.offset, rowsInPage, r)
@@ -214,7 +211,8 @@ func (f *File) takeFixed(ref pageRef, pl pageLayout, local []int) ([][]float32, 
 		if off+int64(dim)*4 > body+int64(pl.h.CompressedPageSize) {
 			return nil, fmt.Errorf("%s: page at byte %d: value %d lies past the page end", info.Path, ref.offset, j)
 		}
-		if err := readAt(f.r, buf, off); err != nil {
+		buf, err := f.bytesAt(dim*4, off)
+		if err != nil {
 			return nil, fmt.Errorf("%s: row at byte %d: %w", info.Path, off, err)
 		}
 		v, err := Float32.DecodeAppend(make([]float32, 0, dim), buf)
