@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/viper"
 
 	"github.com/coltype-lab/lab/bench"
+	"github.com/coltype-lab/lab/types/vector"
 )
 
 func init() {
@@ -23,7 +24,9 @@ var benchCommands []func(*viper.Viper) *cobra.Command
 
 func newBenchCommand(v *viper.Viper) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "bench",
+		Use: "bench",
+		Example: `  lab bench vectors --quick
+  lab bench peers --quick --json`,
 		Short: "Run the lab's benchmarks; every scan is reported against the memory-bandwidth floor of the same run",
 		Args:  usageArgs(cobra.NoArgs),
 		RunE:  func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
@@ -39,6 +42,7 @@ func newBenchVectorsCommand(v *viper.Viper) *cobra.Command {
 		Use:   "vectors",
 		Short: "Write, decode, search and take a vector dataset in every VECTOR layout x encoding x codec",
 		Example: `  lab bench vectors --quick
+  lab bench vectors --size 100000x768 --layouts flba --encodings plain --codecs none
   lab bench vectors --size 100000x128 --dataset clustered --json > vectors.json`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -46,12 +50,26 @@ func newBenchVectorsCommand(v *viper.Viper) *cobra.Command {
 			if err != nil {
 				return usageError{err}
 			}
-			rep, err := bench.RunVectorBench(bench.VectorBenchConfig{
+			cfg := bench.VectorBenchConfig{
 				Size:    size,
 				Dataset: v.GetString("bench.vectors.dataset"),
 				Seed:    uint64(v.GetInt64("bench.vectors.seed")),
 				Dir:     v.GetString("bench.vectors.dir"),
-			})
+				Runs:    v.GetInt("bench.vectors.runs"),
+			}
+			if cfg.Layouts, err = parseList(v.GetString("bench.vectors.layouts"), "--layouts", vector.ParseLayout); err != nil {
+				return usageError{err}
+			}
+			if cfg.Encodings, err = parseList(v.GetString("bench.vectors.encodings"), "--encodings", vector.ParseValueEncoding); err != nil {
+				return usageError{err}
+			}
+			if cfg.Codecs, err = parseList(v.GetString("bench.vectors.codecs"), "--codecs", vector.ParseCodec); err != nil {
+				return usageError{err}
+			}
+			if cfg.Runs < 0 {
+				return usageError{fmt.Errorf("--runs %d: want ≥ 1", cfg.Runs)}
+			}
+			rep, err := bench.RunVectorBench(cfg)
 			if err != nil {
 				return err
 			}
@@ -71,10 +89,31 @@ func newBenchVectorsCommand(v *viper.Viper) *cobra.Command {
 	f.Int64("seed", 1, "dataset seed")
 	f.String("dir", "", "directory for the files (default: a temporary directory, removed afterwards)")
 	f.Bool("json", false, "print the report as JSON")
-	for _, name := range []string{"quick", "size", "dataset", "seed", "dir", "json"} {
+	f.String("layouts", "", "comma-separated layouts to run (default all: flba,flba-raw,list,vector-repetition)")
+	f.String("encodings", "", "comma-separated value encodings (default all: plain,bss)")
+	f.String("codecs", "", "comma-separated codecs (default all: none,snappy,zstd,lz4)")
+	f.Int("runs", 3, "timed runs per measurement; the best is kept")
+	for _, name := range []string{"quick", "size", "dataset", "seed", "dir", "json", "layouts", "encodings", "codecs", "runs"} {
 		_ = v.BindPFlag("bench.vectors."+name, f.Lookup(name))
 	}
 	return cmd
+}
+
+// parseList parses a comma-separated flag value with parse; empty means nil
+// (every value).
+func parseList[T any](s, flag string, parse func(string) (T, error)) ([]T, error) {
+	if strings.TrimSpace(s) == "" {
+		return nil, nil
+	}
+	var out []T
+	for _, name := range strings.Split(s, ",") {
+		x, err := parse(name)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", flag, err)
+		}
+		out = append(out, x)
+	}
+	return out, nil
 }
 
 // parseBenchSize reads "ROWSxDIM"; quick picks the test size.

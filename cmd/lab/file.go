@@ -228,8 +228,9 @@ func runFileResolve(ctx context.Context, stdout, stderr io.Writer, o resolveOpti
 }
 
 // findFileColumn checks that in is a Parquet file with a FILE-shaped column
-// named name and plans a read of just that column. Every failure is a usage
-// error: the arguments do not name a FILE column.
+// named name and plans a read of just that column. A file that cannot be
+// read fails (exit 1), as in every other command; a readable file without
+// that FILE column is a usage error: the arguments name the wrong column.
 func findFileColumn(in registry.InputFile, shown, name string) (*fileColumnRef, error) {
 	bad := func(format string, args ...any) error {
 		return usageError{fmt.Errorf("%s: "+format, append([]any{shown}, args...)...)}
@@ -237,7 +238,7 @@ func findFileColumn(in registry.InputFile, shown, name string) (*fileColumnRef, 
 	// The footer first: a file that is not Parquet fails here with its reason.
 	anns, err := parquet.FileAnnotations(in)
 	if err != nil {
-		return nil, usageError{fmt.Errorf("%s is not a readable Parquet file: %w", shown, err)}
+		return nil, fmt.Errorf("%s is not a readable Parquet file: %w", shown, err)
 	}
 	b, err := registry.NewReadBuilder[*data.Record](registry.PARQUET, in)
 	if err != nil {

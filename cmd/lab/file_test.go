@@ -288,25 +288,30 @@ func TestFileResolve(t *testing.T) {
 		name string
 		args []string
 		msg  string
+		code int // 0 means 2, the usage status
 	}{
-		{"no column flag", []string{"mixed.parquet"}, "--column is required"},
-		{"no file", []string{"--column", "doc"}, "accepts 1 arg(s)"},
-		{"two files", []string{"mixed.parquet", "good.parquet", "--column", "doc"}, "accepts 1 arg(s)"},
-		{"missing column", []string{"mixed.parquet", "--column", "nope"}, `no column "nope" (columns: id, doc)`},
-		{"non-FILE column", []string{"mixed.parquet", "--column", "id"}, `column "id" (field id 1) has type long`},
-		{"child of the FILE group", []string{"mixed.parquet", "--column", "doc.uri"}, `column "doc.uri" (field id 3) has type string`},
-		{"not a Parquet file", []string{notParquet, "--column", "doc"}, "is not a readable Parquet file"},
-		{"missing file", []string{"nowhere.parquet", "--column", "doc"}, "is not a readable Parquet file"},
-		{"unknown scheme", []string{"mixed.parquet", "--column", "doc", "--scheme", "ftp"}, `--scheme "ftp" is not supported`},
-		{"https without host", []string{"mixed.parquet", "--column", "doc", "--scheme", "https"}, "needs --host"},
-		{"negative max size", []string{"mixed.parquet", "--column", "doc", "--max-size", "-1"}, "--max-size -1 is negative"},
-		{"bad max size", []string{"mixed.parquet", "--column", "doc", "--max-size", "lots"}, "invalid argument"},
-		{"missing root", []string{"mixed.parquet", "--column", "doc", "--root", "/nonexistent/root"}, "/nonexistent/root"},
+		{"no column flag", []string{"mixed.parquet"}, "--column is required", 0},
+		{"no file", []string{"--column", "doc"}, "accepts 1 arg(s)", 0},
+		{"two files", []string{"mixed.parquet", "good.parquet", "--column", "doc"}, "accepts 1 arg(s)", 0},
+		{"missing column", []string{"mixed.parquet", "--column", "nope"}, `no column "nope" (columns: id, doc)`, 0},
+		{"non-FILE column", []string{"mixed.parquet", "--column", "id"}, `column "id" (field id 1) has type long`, 0},
+		{"child of the FILE group", []string{"mixed.parquet", "--column", "doc.uri"}, `column "doc.uri" (field id 3) has type string`, 0},
+		{"not a Parquet file", []string{notParquet, "--column", "doc"}, "is not a readable Parquet file", 1},
+		{"missing file", []string{"nowhere.parquet", "--column", "doc"}, "is not a readable Parquet file", 1},
+		{"unknown scheme", []string{"mixed.parquet", "--column", "doc", "--scheme", "ftp"}, `--scheme "ftp" is not supported`, 0},
+		{"https without host", []string{"mixed.parquet", "--column", "doc", "--scheme", "https"}, "needs --host", 0},
+		{"negative max size", []string{"mixed.parquet", "--column", "doc", "--max-size", "-1"}, "--max-size -1 is negative", 0},
+		{"bad max size", []string{"mixed.parquet", "--column", "doc", "--max-size", "lots"}, "invalid argument", 0},
+		{"missing root", []string{"mixed.parquet", "--column", "doc", "--root", "/nonexistent/root"}, "/nonexistent/root", 0},
 	} {
 		t.Run("usage/"+tt.name, func(t *testing.T) {
+			want := tt.code
+			if want == 0 {
+				want = 2
+			}
 			out, errOut, code := run(t, bin, dir, append([]string{"file", "resolve"}, tt.args...)...)
-			if code != 2 || !strings.Contains(errOut, tt.msg) || out != "" {
-				t.Fatalf("exit %d, stderr %q, stdout %q; want exit 2 with %q", code, errOut, out, tt.msg)
+			if code != want || !strings.Contains(errOut, tt.msg) || out != "" {
+				t.Fatalf("exit %d, stderr %q, stdout %q; want exit %d with %q", code, errOut, out, want, tt.msg)
 			}
 		})
 	}
