@@ -1,8 +1,11 @@
 package bench
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
+
+	"github.com/coltype-lab/lab/types/vector"
 )
 
 // Size names a dataset shape: N vectors of Dim float32 elements.
@@ -111,4 +114,19 @@ func clustered(r *rand.Rand, n, dim, clusters int, seed uint64) []float32 {
 		}
 	}
 	return out
+}
+
+// Dataset generates a named vector dataset ("clustered" or "uniform") and
+// its held-out queries, as every vector benchmark does.
+func Dataset(name string, n, dim, clusters, queries int, seed uint64) (data []float32, q vector.Matrix, err error) {
+	var qs []float32
+	switch name {
+	case "clustered":
+		data, qs = Clustered(n, dim, clusters, seed), ClusteredQueries(queries, dim, clusters, seed)
+	case "uniform":
+		data, qs = Uniform(n, dim, seed), UniformQueries(queries, dim, seed)
+	default:
+		return nil, vector.Matrix{}, fmt.Errorf("bench: unknown dataset %q (want clustered or uniform)", name)
+	}
+	return data, vector.Matrix{Dim: dim, Data: qs}, nil
 }

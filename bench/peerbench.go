@@ -177,7 +177,7 @@ func RunPeerBench(ctx context.Context, cfg PeerBenchConfig) (*PeerBenchReport, e
 	}
 
 	progress("generating %s %s with %d queries (seed %d)", cfg.Dataset, cfg.Size, cfg.Queries, cfg.Seed)
-	data, queries, err := benchDataset(cfg.Dataset, n, dim, cfg.Clusters, cfg.Queries, cfg.Seed)
+	data, queries, err := Dataset(cfg.Dataset, n, dim, cfg.Clusters, cfg.Queries, cfg.Seed)
 	if err != nil {
 		return nil, err
 	}
@@ -369,20 +369,6 @@ func (cfg *PeerBenchConfig) defaults() error {
 		cfg.PeerTimeout = 10 * time.Minute
 	}
 	return nil
-}
-
-// benchDataset generates the vector benchmark's data and queries.
-func benchDataset(name string, n, dim, clusters, queries int, seed uint64) (data []float32, q vector.Matrix, err error) {
-	var qs []float32
-	switch name {
-	case "clustered":
-		data, qs = Clustered(n, dim, clusters, seed), ClusteredQueries(queries, dim, clusters, seed)
-	case "uniform":
-		data, qs = Uniform(n, dim, seed), UniformQueries(queries, dim, seed)
-	default:
-		return nil, vector.Matrix{}, fmt.Errorf("bench: unknown dataset %q (want clustered or uniform)", name)
-	}
-	return data, vector.Matrix{Dim: dim, Data: qs}, nil
 }
 
 // peerFiles are the paths of one run's inputs.

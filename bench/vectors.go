@@ -132,17 +132,11 @@ func RunVectorBench(cfg VectorBenchConfig) (*VectorBenchReport, error) {
 		cfg.Codecs = vector.Codecs()
 	}
 	n, dim := cfg.Size.N, cfg.Size.Dim
-	var data, queries []float32
-	switch cfg.Dataset {
-	case "clustered":
-		data = Clustered(n, dim, cfg.Clusters, cfg.Seed)
-		queries = ClusteredQueries(cfg.Batch, dim, cfg.Clusters, cfg.Seed)
-	case "uniform":
-		data = Uniform(n, dim, cfg.Seed)
-		queries = UniformQueries(cfg.Batch, dim, cfg.Seed)
-	default:
-		return nil, fmt.Errorf("bench: unknown dataset %q (want clustered or uniform)", cfg.Dataset)
+	data, qm, err := Dataset(cfg.Dataset, n, dim, cfg.Clusters, cfg.Batch, cfg.Seed)
+	if err != nil {
+		return nil, err
 	}
+	queries := qm.Data
 	dir := cfg.Dir
 	if dir == "" {
 		d, err := os.MkdirTemp("", "lab-vectors-*")

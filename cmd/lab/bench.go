@@ -73,13 +73,7 @@ func newBenchVectorsCommand(v *viper.Viper) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if v.GetBool("bench.vectors.json") {
-				enc := json.NewEncoder(cmd.OutOrStdout())
-				enc.SetIndent("", "  ")
-				return enc.Encode(rep)
-			}
-			_, err = fmt.Fprint(cmd.OutOrStdout(), rep.Markdown())
-			return err
+			return printReport(cmd, v.GetBool("bench.vectors.json"), rep)
 		},
 	}
 	f := cmd.Flags()
@@ -128,4 +122,16 @@ func parseBenchSize(s string, quick bool) (bench.Size, error) {
 		return bench.Size{}, fmt.Errorf("--size %q: want ROWSxDIM with positive numbers, e.g. 100000x128", s)
 	}
 	return bench.Size{Name: fmt.Sprintf("%dx%d", n, d), N: n, Dim: d}, nil
+}
+
+// printReport prints a benchmark's report as indented JSON or as its
+// Markdown tables.
+func printReport(cmd *cobra.Command, asJSON bool, rep interface{ Markdown() string }) error {
+	if asJSON {
+		enc := json.NewEncoder(cmd.OutOrStdout())
+		enc.SetIndent("", "  ")
+		return enc.Encode(rep)
+	}
+	_, err := fmt.Fprint(cmd.OutOrStdout(), rep.Markdown())
+	return err
 }

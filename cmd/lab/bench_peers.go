@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/signal"
@@ -86,13 +85,7 @@ Progress goes to stderr, the report (Markdown, or JSON with --json) to stdout.`,
 			if err != nil {
 				return err
 			}
-			if v.GetBool(key + "json") {
-				enc := json.NewEncoder(cmd.OutOrStdout())
-				enc.SetIndent("", "  ")
-				return enc.Encode(rep)
-			}
-			_, err = fmt.Fprint(cmd.OutOrStdout(), rep.Markdown())
-			return err
+			return printReport(cmd, v.GetBool(key+"json"), rep)
 		},
 	}
 	f := cmd.Flags()

@@ -2,28 +2,64 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
 
-// labBinary builds the CLI once per test run, so tests run it as a user would.
-func labBinary(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "lab")
-	cmd := exec.Command("go", "build", "-o", bin, ".")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
+var (
+	buildOnce sync.Once
+	binDir    string
+	binPath   string
+	buildErr  error
+)
+
+// TestMain removes the binary labBinary built.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binDir != "" {
+		os.RemoveAll(binDir)
 	}
-	return bin
+	os.Exit(code)
 }
 
+// labBinary builds the CLI once per test process, so tests run it as a user
+// would without paying for a build in every test.
+func labBinary(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		binDir, buildErr = os.MkdirTemp("", "lab-cli-test-")
+		if buildErr != nil {
+			return
+		}
+		binPath = filepath.Join(binDir, "lab")
+		if out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput(); err != nil {
+			buildErr = fmt.Errorf("build: %v\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return binPath
+}
+
+// run runs the lab in dir and returns what it printed and its exit status.
 func run(t *testing.T, bin, dir string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	return runWith(t, bin, dir, nil, "", args...)
+}
+
+// runWith is run with extra environment variables and standard input.
+func runWith(t *testing.T, bin, dir string, env []string, stdin string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	cmd := exec.Command(bin, args...)
 	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	cmd.Stdin = strings.NewReader(stdin)
 	var o, e strings.Builder
 	cmd.Stdout, cmd.Stderr = &o, &e
 	err := cmd.Run()

@@ -64,7 +64,7 @@ func TestRead(t *testing.T) {
 		{"no argument", nil, 2, "accepts 1 arg(s)"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			_, errOut, code := rwRun(t, bin, work, nil, "", append([]string{"read", "-q"}, tt.args...)...)
+			_, errOut, code := runWith(t, bin, work, nil, "", append([]string{"read", "-q"}, tt.args...)...)
 			if code != tt.code || !strings.Contains(errOut, tt.msg) {
 				t.Fatalf("exit %d, stderr %q; want exit %d with %q", code, errOut, tt.code, tt.msg)
 			}
@@ -72,7 +72,7 @@ func TestRead(t *testing.T) {
 	}
 
 	t.Run("progress line unless --quiet", func(t *testing.T) {
-		_, errOut, code := rwRun(t, bin, work, nil, "", "read", "t.parquet")
+		_, errOut, code := runWith(t, bin, work, nil, "", "read", "t.parquet")
 		if code != 0 || !strings.HasPrefix(errOut, "lab: 3 rows read from t.parquet in ") {
 			t.Fatalf("exit %d, stderr %q", code, errOut)
 		}

@@ -3,10 +3,8 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -67,30 +65,9 @@ func withoutVariant(rows []string) (schema string, out []string) {
 	return schema, out
 }
 
-// rwRun runs the lab with stdin and extra environment.
-func rwRun(t *testing.T, bin, dir string, env []string, stdin string, args ...string) (stdout, stderr string, code int) {
-	t.Helper()
-	cmd := exec.Command(bin, args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), env...)
-	cmd.Stdin = strings.NewReader(stdin)
-	var o, e strings.Builder
-	cmd.Stdout, cmd.Stderr = &o, &e
-	err := cmd.Run()
-	var exit *exec.ExitError
-	switch {
-	case err == nil:
-	case errors.As(err, &exit):
-		code = exit.ExitCode()
-	default:
-		t.Fatal(err)
-	}
-	return o.String(), e.String(), code
-}
-
 func rwMustRun(t *testing.T, bin, dir, stdin string, args ...string) string {
 	t.Helper()
-	out, errOut, code := rwRun(t, bin, dir, nil, stdin, args...)
+	out, errOut, code := runWith(t, bin, dir, nil, stdin, args...)
 	if code != 0 {
 		t.Fatalf("lab %s: exit %d: %s", strings.Join(args, " "), code, errOut)
 	}
@@ -238,7 +215,7 @@ func testWriteRoundTrips(t *testing.T, bin string) {
 	})
 	t.Run("summary, --json and progress lines", func(t *testing.T) {
 		in := `{"id":1,"x":1.5}` + "\n" + `{"id":2,"x":"NaN"}` + "\n" + `{"id":3}` + "\n"
-		out, errOut, code := rwRun(t, bin, work, nil, in, "write", "--schema", "id:long!,x:double", "--json", "sum.parquet")
+		out, errOut, code := runWith(t, bin, work, nil, in, "write", "--schema", "id:long!,x:double", "--json", "sum.parquet")
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, errOut)
 		}
@@ -256,7 +233,7 @@ func testWriteRoundTrips(t *testing.T, bin string) {
 		if !strings.HasPrefix(errOut, "lab: 3 rows written to sum.parquet in ") {
 			t.Errorf("stderr is not a plain progress line: %q", errOut)
 		}
-		out, errOut, _ = rwRun(t, bin, work, nil, in, "write", "--schema", "id:long!,x:double", "--overwrite", "-q", "sum.parquet")
+		out, errOut, _ = runWith(t, bin, work, nil, in, "write", "--schema", "id:long!,x:double", "--overwrite", "-q", "sum.parquet")
 		if errOut != "" || !strings.Contains(out, "wrote sum.parquet: PARQUET, 3 records") || !strings.Contains(out, "x       2   3       1      1") {
 			t.Errorf("--quiet summary: stdout %q stderr %q", out, errOut)
 		}
@@ -313,7 +290,7 @@ func testWriteErrors(t *testing.T, bin string) {
 		t.Run(tt.name, func(t *testing.T) {
 			args := append([]string{"write", "-q"}, tt.args...)
 			before := rwDirNames(t, work)
-			_, errOut, code := rwRun(t, bin, work, nil, tt.stdin, args...)
+			_, errOut, code := runWith(t, bin, work, nil, tt.stdin, args...)
 			if code != tt.code || !strings.Contains(errOut, tt.msg) {
 				t.Fatalf("exit %d, stderr %q; want exit %d with %q", code, errOut, tt.code, tt.msg)
 			}
@@ -324,10 +301,10 @@ func testWriteErrors(t *testing.T, bin string) {
 	}
 	t.Run("FILE policy can allow more", func(t *testing.T) {
 		in := `{"id":1,"img":{"uri":"https://media.example.com/a.png"}}`
-		if _, errOut, code := rwRun(t, bin, work, nil, in, "write", "-q", "--schema", schema, "--file-scheme", "https", "--file-host", "media.example.com", "web.parquet"); code != 0 {
+		if _, errOut, code := runWith(t, bin, work, nil, in, "write", "-q", "--schema", schema, "--file-scheme", "https", "--file-host", "media.example.com", "web.parquet"); code != 0 {
 			t.Fatalf("exit %d: %s", code, errOut)
 		}
-		if _, errOut, code := rwRun(t, bin, work, nil, `{"id":1,"img":{"uri":"gopher://x/y"}}`, "write", "-q", "--schema", schema, "--check-references=false", "any.parquet"); code != 0 {
+		if _, errOut, code := runWith(t, bin, work, nil, `{"id":1,"img":{"uri":"gopher://x/y"}}`, "write", "-q", "--schema", schema, "--check-references=false", "any.parquet"); code != 0 {
 			t.Fatalf("--check-references=false: exit %d: %s", code, errOut)
 		}
 	})
@@ -353,7 +330,7 @@ func testWriteOutputSafety(t *testing.T, bin string) {
 	original := rwReadBytes(t, out)
 
 	t.Run("existing output without --overwrite stays untouched", func(t *testing.T) {
-		_, errOut, code := rwRun(t, bin, work, nil, `{"id":2}`, "write", "-q", "--schema", "id:long", out)
+		_, errOut, code := runWith(t, bin, work, nil, `{"id":2}`, "write", "-q", "--schema", "id:long", out)
 		if code != 1 || !strings.Contains(errOut, "already exists; pass --overwrite to replace it") {
 			t.Fatalf("exit %d: %s", code, errOut)
 		}
@@ -362,7 +339,7 @@ func testWriteOutputSafety(t *testing.T, bin string) {
 		}
 	})
 	t.Run("a failed --overwrite keeps the old file", func(t *testing.T) {
-		_, errOut, code := rwRun(t, bin, work, nil, `{"id":2}`+"\n"+`{"id":"x"}`, "write", "-q", "--overwrite", "--schema", "id:long", out)
+		_, errOut, code := runWith(t, bin, work, nil, `{"id":2}`+"\n"+`{"id":"x"}`, "write", "-q", "--overwrite", "--schema", "id:long", out)
 		if code != 1 || !strings.Contains(errOut, `stdin:2: column "id"`) {
 			t.Fatalf("exit %d: %s", code, errOut)
 		}
@@ -409,7 +386,7 @@ func testWriteConfigPrecedence(t *testing.T, bin string) {
 				rwWriteFile(t, yaml, tt.yaml)
 			}
 			args := append([]string{"write", "-q", "--overwrite", "--schema", "id:long"}, tt.flags...)
-			if _, errOut, code := rwRun(t, bin, work, tt.env, `{"id":1}`, append(args, "out.data")...); code != 0 {
+			if _, errOut, code := runWith(t, bin, work, tt.env, `{"id":1}`, append(args, "out.data")...); code != 0 {
 				t.Fatalf("exit %d: %s", code, errOut)
 			}
 			if got := magic("out.data"); got != tt.want {
@@ -419,7 +396,7 @@ func testWriteConfigPrecedence(t *testing.T, bin string) {
 	}
 	t.Run("config show names the source", func(t *testing.T) {
 		rwWriteFile(t, filepath.Join(work, "lab.yaml"), "write:\n  compression: snappy\n")
-		out, errOut, code := rwRun(t, bin, work, []string{"LAB_WRITE_FORMAT=avro"}, "", "config", "show")
+		out, errOut, code := runWith(t, bin, work, []string{"LAB_WRITE_FORMAT=avro"}, "", "config", "show")
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, errOut)
 		}
