@@ -25,8 +25,12 @@ func TestFloor(t *testing.T) {
 				t.Fatal(err)
 			}
 			n := uint64(tt.wantBytes / 8)
-			if r.Bytes != tt.wantBytes || r.Runs != tt.runs || r.Sum != n*(n-1)/2 {
-				t.Fatalf("Floor = %+v, want %d bytes, %d runs, sum %d", r, tt.wantBytes, tt.runs, n*(n-1)/2)
+			wantSum := n*floorFill + n*(n-1)/2
+			if r.Bytes != tt.wantBytes || r.Runs != tt.runs || r.Sum != wantSum {
+				t.Fatalf("Floor = %+v, want %d bytes, %d runs, sum %d", r, tt.wantBytes, tt.runs, wantSum)
+			}
+			if r.Method != "words" && r.Method != "simd" {
+				t.Fatalf("Floor = %+v: method %q is neither loop", r, r.Method)
 			}
 			if r.Seconds <= 0 || r.GBps <= 0 || r.Workers < 1 {
 				t.Fatalf("Floor = %+v: time, bandwidth and workers must be positive", r)
