@@ -70,6 +70,7 @@ Progress goes to stderr, the report (Markdown, or JSON with --json) to stdout.`,
 			// terminal's Ctrl-C: stopping on a signal is what ends them.
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
+			p := newProgress(cmd, -1, "steps")
 			rep, err := bench.RunPeerBench(ctx, bench.PeerBenchConfig{
 				Size:        size,
 				Dataset:     dataset,
@@ -80,14 +81,17 @@ Progress goes to stderr, the report (Markdown, or JSON with --json) to stdout.`,
 				Metric:      metric,
 				Dir:         v.GetString(key + "dir"),
 				PeerTimeout: timeout,
-				Progress:    cmd.ErrOrStderr(),
+				Progress:    stepWriter{p},
 			})
 			if err != nil {
+				p.Abort()
 				return err
 			}
+			p.Finish()
 			return printReport(cmd, v.GetBool(key+"json"), rep)
 		},
 	}
+	addQuietFlag(cmd)
 	f := cmd.Flags()
 	f.Bool("quick", false, "the small test size ("+bench.Quick.Name+")")
 	f.String("size", "100000x128", "rows x dimensions (e.g. 100000x768), or reference768 ("+bench.Reference768.Name+

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -13,12 +14,30 @@ import (
 
 // progress reports how far long work has got: a bar on a terminal, plain
 // lines when stderr is a file or a pipe (logs, CI), nothing with --quiet.
-// Commands call Add as work is done, then Finish on success or Abort on
-// failure (which drops the bar without a final line).
+// Commands call Add as work is done and Step to say what is running now,
+// then Finish on success or Abort on failure (which drops the bar without a
+// final line).
 type progress interface {
 	Add(n int64)
+	// Step names the work under way: the bar's description on a terminal,
+	// one plain line otherwise.
+	Step(msg string)
 	Finish()
 	Abort()
+}
+
+// stepWriter turns each line written to it into a Step that counts as one
+// unit of work, for packages that report progress to an io.Writer.
+type stepWriter struct{ p progress }
+
+func (w stepWriter) Write(b []byte) (int, error) {
+	for _, line := range strings.Split(strings.TrimRight(string(b), "\n"), "\n") {
+		if line != "" {
+			w.p.Step(line)
+			w.p.Add(1)
+		}
+	}
+	return len(b), nil
 }
 
 // plainInterval is how often plain progress lines are written during long
@@ -39,7 +58,7 @@ func newProgress(cmd *cobra.Command, total int64, what string) progress {
 			progressbar.OptionSetDescription(what),
 			progressbar.OptionShowCount(),
 			progressbar.OptionShowIts(),
-			progressbar.OptionSetItsString("rows"),
+			progressbar.OptionSetItsString(strings.Fields(what + " items")[0]),
 			progressbar.OptionThrottle(100*time.Millisecond),
 			progressbar.OptionClearOnFinish(),
 		)
@@ -56,9 +75,10 @@ func addQuietFlag(cmd *cobra.Command) {
 
 type silentProgress struct{}
 
-func (silentProgress) Add(int64) {}
-func (silentProgress) Finish()   {}
-func (silentProgress) Abort()    {}
+func (silentProgress) Add(int64)   {}
+func (silentProgress) Step(string) {}
+func (silentProgress) Finish()     {}
+func (silentProgress) Abort()      {}
 
 type barProgress struct {
 	bar   *progressbar.ProgressBar
@@ -80,6 +100,8 @@ func (p *barProgress) Finish() {
 	fmt.Fprintf(p.w, "lab: %d %s in %s\n", p.n, p.what, time.Since(p.start).Round(time.Millisecond))
 }
 
+func (p *barProgress) Step(msg string) { p.bar.Describe(msg) }
+
 func (p *barProgress) Abort() { _ = p.bar.Exit() }
 
 type plainProgress struct {
@@ -100,6 +122,8 @@ func (p *plainProgress) Add(n int64) {
 		}
 	}
 }
+
+func (p *plainProgress) Step(msg string) { fmt.Fprintln(p.w, msg) }
 
 func (p *plainProgress) Finish() {
 	fmt.Fprintf(p.w, "lab: %d %s in %s\n", p.n, p.what, time.Since(p.start).Round(time.Millisecond))

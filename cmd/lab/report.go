@@ -71,11 +71,14 @@ Needs the Go toolchain and the lab's source tree (run it inside it).`,
 			if out, err = filepath.Abs(out); err != nil {
 				return err
 			}
-			r := reportRun{root: root, out: out, quick: v.GetBool("report.quick"), progress: cmd.ErrOrStderr()}
+			p := newProgress(cmd, int64(len(names)), "notebooks run")
+			r := reportRun{root: root, out: out, quick: v.GetBool("report.quick"), progress: p}
 			results, err := r.runAll(names)
 			if err != nil {
+				p.Abort()
 				return err
 			}
+			p.Finish()
 			if err := writeIndex(out, known, cmd.CommandPath(), os.Args[1:]); err != nil {
 				return err
 			}
@@ -99,6 +102,7 @@ Needs the Go toolchain and the lab's source tree (run it inside it).`,
 			return nil
 		},
 	}
+	addQuietFlag(cmd)
 	f := cmd.Flags()
 	f.Bool("quick", false, "run every notebook at its test size (seconds each; the pages say so)")
 	f.String("out", "", "folder for the pages, one subfolder per notebook, and the index (default: the source tree's notebooks/)")
@@ -120,7 +124,7 @@ type notebookResult struct {
 type reportRun struct {
 	root, out string
 	quick     bool
-	progress  io.Writer
+	progress  progress
 }
 
 func (r reportRun) runAll(names []string) ([]notebookResult, error) {
@@ -131,7 +135,7 @@ func (r reportRun) runAll(names []string) ([]notebookResult, error) {
 	defer os.RemoveAll(bin)
 	var results []notebookResult
 	for i, name := range names {
-		fmt.Fprintf(r.progress, "[%d/%d] %s: building and running...\n", i+1, len(names), name)
+		r.progress.Step(fmt.Sprintf("[%d/%d] %s: building and running...", i+1, len(names), name))
 		start := time.Now()
 		res := notebookResult{Name: name}
 		if err := r.runOne(bin, name); err != nil {
@@ -141,10 +145,11 @@ func (r reportRun) runAll(names []string) ([]notebookResult, error) {
 		}
 		res.Seconds = time.Since(start).Seconds()
 		if res.Error != "" {
-			fmt.Fprintf(r.progress, "[%d/%d] %s: FAILED after %.1fs: %s\n", i+1, len(names), name, res.Seconds, indentLines(res.Error))
+			r.progress.Step(fmt.Sprintf("[%d/%d] %s: FAILED after %.1fs: %s", i+1, len(names), name, res.Seconds, indentLines(res.Error)))
 		} else {
-			fmt.Fprintf(r.progress, "[%d/%d] %s: ok in %.1fs\n", i+1, len(names), name, res.Seconds)
+			r.progress.Step(fmt.Sprintf("[%d/%d] %s: ok in %.1fs", i+1, len(names), name, res.Seconds))
 		}
+		r.progress.Add(1)
 		results = append(results, res)
 	}
 	return results, nil
