@@ -29,11 +29,14 @@ var zstdDecoders = sync.Pool{New: func() any {
 // uncompressed, and fails unless it holds exactly that. The codecs are
 // called with an output of the declared size rather than through
 // parquet-go's Decode, which for LZ4_RAW doubles its buffer on every error
-// and so never returns on corrupt input.
-func decompress(codec format.CompressionCodec, src []byte, size int) ([]byte, error) {
+// and so never returns on corrupt input. The output goes to a new aligned
+// buffer, or to one from bufs when bufs is not nil (the caller then owns it
+// and hands it back with bufs.put once nothing aliases it).
+func decompress(codec format.CompressionCodec, src []byte, size int, bufs *pageBuffers) ([]byte, error) {
 	if size < 0 || size > maxPageBytes {
 		return nil, fmt.Errorf("uncompressed size %d is outside [0, %d]", size, maxPageBytes)
 	}
+	dst := bufs.get(size)
 	var out []byte
 	var err error
 	switch codec {
@@ -45,17 +48,17 @@ func decompress(codec format.CompressionCodec, src []byte, size int) ([]byte, er
 		if n != size {
 			return nil, fmt.Errorf("snappy block of %d bytes, the header says %d", n, size)
 		}
-		out, err = snappy.Decode(alignedBody(size, 0), src)
+		out, err = snappy.Decode(dst, src)
 	case format.Zstd:
 		d := zstdDecoders.Get()
 		dec, ok := d.(*zstd.Decoder)
 		if !ok {
 			return nil, fmt.Errorf("zstd: %v", d)
 		}
-		out, err = dec.DecodeAll(src, alignedBody(size, 0)[:0])
+		out, err = dec.DecodeAll(src, dst[:0])
 		zstdDecoders.Put(dec)
 	case format.Lz4Raw:
-		out = alignedBody(size, 0)
+		out = dst
 		var n int
 		n, err = lz4.UncompressBlock(src, out)
 		out = out[:max(n, 0)]
@@ -69,4 +72,39 @@ func decompress(codec format.CompressionCodec, src []byte, size int) ([]byte, er
 		return nil, fmt.Errorf("%v: %d bytes decompressed, the header says %d", codec, len(out), size)
 	}
 	return out, nil
+}
+
+// pageBuffers recycles the decompression buffers of one scan: a page's
+// buffer returns when the search is done with its block, so a scan holds
+// as many buffers as it has pages in flight, whatever the file size, and
+// allocates no new ones once warm.
+type pageBuffers struct {
+	free chan []byte // 4-byte aligned buffers, length = capacity − 3
+}
+
+func newPageBuffers(n int) *pageBuffers { return &pageBuffers{free: make(chan []byte, n)} }
+
+// get returns a 4-byte aligned buffer of size bytes; a nil pool allocates.
+func (p *pageBuffers) get(size int) []byte {
+	if p != nil {
+		select {
+		case b := <-p.free:
+			if cap(b) >= size {
+				return b[:size]
+			}
+		default:
+		}
+	}
+	return alignedBody(size, 0)
+}
+
+// put hands b back for reuse; a full or nil pool drops it.
+func (p *pageBuffers) put(b []byte) {
+	if p == nil || b == nil {
+		return
+	}
+	select {
+	case p.free <- b[:cap(b)]:
+	default:
+	}
 }

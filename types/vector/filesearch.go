@@ -17,7 +17,9 @@ import (
 // scores earlier ones, so decompression and BYTE_STREAM_SPLIT decoding use
 // every core too. Memory is bounded by the pages in flight: the search's
 // 2×workers+1 blocks plus workers pages being decoded, independent of the
-// file size. Close stops the decoders; call it when the search is done
+// file size. Decompression buffers are recycled once a block is released
+// (Block.Release; the searches do it), so a scan of compressed pages
+// allocates a bounded number of them rather than one per page. Close stops the decoders; call it when the search is done
 // (SearchFile does).
 type FileBlocks struct {
 	f       *File
@@ -26,6 +28,7 @@ type FileBlocks struct {
 	once    sync.Once
 	err     error
 	rows    []int64 // running row count per chunk
+	bufs    *pageBuffers
 }
 
 type pageResult struct {
@@ -41,7 +44,10 @@ func (f *File) Blocks(workers int) *FileBlocks {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	f.mapForScan()
-	b := &FileBlocks{f: f, results: make(chan chan pageResult, workers), done: make(chan struct{})}
+	// Pages in flight: workers queued, workers decoding, and the search's
+	// 2×workers+1 blocks; a few more buffers cover the hand-over.
+	b := &FileBlocks{f: f, results: make(chan chan pageResult, workers), done: make(chan struct{}),
+		bufs: newPageBuffers(4*workers + 4)}
 	sem := make(chan struct{}, workers)
 	go func() {
 		defer close(b.results)
@@ -70,7 +76,7 @@ func (f *File) Blocks(workers int) *FileBlocks {
 				}
 				go func() {
 					defer func() { <-sem }()
-					p, err := f.decodePage(ref, f.info.Dim)
+					p, err := f.decodePageWith(ref, f.info.Dim, b.bufs)
 					ch <- pageResult{ref: ref, p: p, err: err}
 				}()
 			}
@@ -114,9 +120,13 @@ func (b *FileBlocks) Next() (Block, error) {
 			return Block{}, b.err
 		}
 		if r.p.rows == 0 || len(r.p.vectors) == 0 {
+			b.bufs.put(r.p.buf)
 			continue
 		}
 		blk := Block{FirstRow: first, Vectors: r.p.vectors}
+		if buf := r.p.buf; buf != nil {
+			blk.release = func() { b.bufs.put(buf) }
+		}
 		if r.p.present != nil {
 			blk.IDs = make([]int64, 0, len(r.p.vectors)/max(r.p.dim, 1))
 			for i, ok := range r.p.present {
@@ -213,6 +223,7 @@ func (f *File) ReadAll() (Matrix, []bool, error) {
 			return Matrix{}, nil, err
 		}
 		data = append(data, b.Vectors...)
+		b.Release()
 		if b.IDs == nil {
 			markNull(next, b.FirstRow)
 			next = b.FirstRow + int64(len(b.Vectors)/dim)

@@ -171,7 +171,23 @@ type WriteOptions struct {
 	// VectorID is the VECTOR logical type's union id (default
 	// footer.DefaultVectorID).
 	VectorID int16
+	// Element is the element type stored in the file (default Float32).
+	// Column.Data is converted on write (ElementType.EncodeAppend: float16
+	// and bfloat16 round to nearest even, int8 fails on values that do not
+	// fit) and back to float32 on read. The list and vector-repetition
+	// layouts store float64 as DOUBLE, float16 as FIXED_LEN_BYTE_ARRAY(2)
+	// with the FLOAT16 logical type, int8 as INT32 annotated INT(8, signed)
+	// and bfloat16 as FIXED_LEN_BYTE_ARRAY(2) with no logical type. flba
+	// cannot hold bfloat16 (the VECTOR annotation has no name for it);
+	// flba-raw can.
+	Element ElementType
 }
+
+// ElementKey is the key/value metadata key under which WriteFile records
+// the element type (ElementType.String) of a layout file whose elements
+// are not float32. It is the only place a reader finds the element type of
+// a flba-raw file, and of bfloat16 anywhere: no Parquet type names it.
+const ElementKey = "coltype.vector.element"
 
 const defaultPageBytes = 1 << 20
 
@@ -185,7 +201,14 @@ func (o WriteOptions) withDefaults() (WriteOptions, error) {
 	if o.PageBytes <= 0 {
 		o.PageBytes = defaultPageBytes
 	}
+	if o.Element == 0 {
+		o.Element = Float32
+	}
 	switch {
+	case !o.Element.Valid():
+		return o, fmt.Errorf("vector: unknown element type %v", o.Element)
+	case o.Element == BFloat16 && o.Layout == LayoutFLBA:
+		return o, fmt.Errorf("vector: layout flba cannot hold bfloat16: the VECTOR annotation names FLOAT, DOUBLE, FLOAT16 or INT8 and no Parquet type holds bfloat16; write flba-raw (the element type then lives in the %s key/value entry)", ElementKey)
 	case o.Layout < LayoutFLBA || o.Layout > LayoutVectorRepetition:
 		return o, fmt.Errorf("vector: unknown layout %v", o.Layout)
 	case o.Encoding != EncodingPlain && o.Encoding != EncodingByteStreamSplit:
@@ -196,8 +219,9 @@ func (o WriteOptions) withDefaults() (WriteOptions, error) {
 	return o, nil
 }
 
-// Column is the data of one float32 vector column: Rows() vectors of Dim
-// elements, row-major. Null (optional) marks null vectors; their slots in
+// Column is the data of one vector column, in float32 whatever the element
+// type stored (WriteOptions.Element): Rows() vectors of Dim elements,
+// row-major. Null (optional) marks null vectors; their slots in
 // Data are ignored but present. ElementNull (optional, rows × dim) marks
 // null elements, which only the list and vector-repetition layouts can hold.
 type Column struct {

@@ -32,6 +32,8 @@ type FileInfo struct {
 	Nullable, NullableElements bool
 	MaxDef, MaxRep             int
 	Codec                      format.CompressionCodec
+	// Element is the element type stored; reads convert it to float32.
+	Element ElementType
 }
 
 // File is an open layout file: its footer, the vector column's chunks and
@@ -81,7 +83,11 @@ type chunk struct {
 // schema: a FIXED_LEN_BYTE_ARRAY leaf is flba (with the VECTOR annotation,
 // in the footer or its key/value mirror) or flba-raw; a group over a
 // REPEATED group is list; over a VECTOR group, vector-repetition. The file
-// must hold one top-level field, or one named emb. Elements are FLOAT.
+// must hold one top-level field, or one named emb. The element type comes
+// from the VECTOR annotation (flba), the element leaf (list,
+// vector-repetition: FLOAT, DOUBLE, FLOAT16, INT(8) on INT32) or the
+// ElementKey entry (flba-raw, bfloat16), float32 when none says; reads
+// convert it to float32.
 func OpenFile(path string) (*File, error) { return OpenColumn(path, "") }
 
 // OpenColumn is OpenFile for the top-level field named column; "" picks as
@@ -284,7 +290,15 @@ func detectLayout(meta *footer.FileMetaData, column string) (FileInfo, []string,
 			ann = &anns[k]
 		}
 	}
-	info := FileInfo{Nullable: el.RepetitionType.V == footer.Optional}
+	info := FileInfo{Nullable: el.RepetitionType.V == footer.Optional, Element: Float32}
+	var hint ElementType
+	if v, ok := meta.KeyValue(ElementKey); ok {
+		t, err := ParseElementType(v)
+		if err != nil {
+			return info, nil, fmt.Errorf("column %s: key/value %s: %w", name, ElementKey, err)
+		}
+		hint = t
+	}
 	if r := el.RepetitionType; r.Valid && r.V != footer.Optional && r.V != footer.Required {
 		return info, nil, fmt.Errorf("column %s is %s; a vector column is optional or required", name, r.V)
 	}
@@ -299,17 +313,28 @@ func detectLayout(meta *footer.FileMetaData, column string) (FileInfo, []string,
 		if _, ok := el.LogicalType.Value.(*footer.VectorType); ok || ann != nil {
 			info.Layout = LayoutFLBA
 		}
-		if ann != nil && ann.Element != "" && ann.Element != "FLOAT" {
-			return info, nil, fmt.Errorf("column %s: VECTOR element %s is not supported by this reader (FLOAT only)", name, ann.Element)
+		if hint != 0 {
+			info.Element = hint
 		}
+		if ann != nil && ann.Element != "" {
+			t, ok := elementFromParquetName(ann.Element)
+			if !ok {
+				return info, nil, fmt.Errorf("column %s: VECTOR element %q is not one of FLOAT, DOUBLE, FLOAT16, INT8", name, ann.Element)
+			}
+			if hint != 0 && hint != t {
+				return info, nil, fmt.Errorf("column %s: VECTOR element %s disagrees with the %s entry %v", name, ann.Element, ElementKey, hint)
+			}
+			info.Element = t
+		}
+		w := info.Element.Width()
 		n := int(el.TypeLength.V)
-		if n <= 0 || n%4 != 0 {
-			return info, nil, fmt.Errorf("column %s: FIXED_LEN_BYTE_ARRAY(%d) is not a multiple of the float32 width 4", name, n)
+		if n <= 0 || n%w != 0 {
+			return info, nil, fmt.Errorf("column %s: FIXED_LEN_BYTE_ARRAY(%d) is not a multiple of the %v width %d", name, n, info.Element, w)
 		}
-		info.Dim = n / 4
+		info.Dim = n / w
 		if ann != nil && ann.VectorLength != 0 && int(ann.VectorLength) != info.Dim {
-			return info, nil, fmt.Errorf("column %s: declared vector_length %d disagrees with FIXED_LEN_BYTE_ARRAY(%d) = %d float32 elements",
-				name, ann.VectorLength, n, info.Dim)
+			return info, nil, fmt.Errorf("column %s: declared vector_length %d disagrees with FIXED_LEN_BYTE_ARRAY(%d) = %d %v elements",
+				name, ann.VectorLength, n, info.Dim, info.Element)
 		}
 		return info, []string{name}, nil
 	}
@@ -318,9 +343,11 @@ func detectLayout(meta *footer.FileMetaData, column string) (FileInfo, []string,
 	}
 	mid, elem := &s[top+1], &s[top+2]
 	path := []string{name, mid.Name, elem.Name}
-	if elem.Type.V != format.Float {
-		return info, nil, fmt.Errorf("column %s: element %s is %s; this reader reads FLOAT elements", name, elem.Name, elem.Type.V)
+	et, err := elementFromLeaf(elem, hint)
+	if err != nil {
+		return info, nil, fmt.Errorf("column %s: %w", name, err)
 	}
+	info.Element = et
 	switch mid.RepetitionType.V {
 	case footer.Repeated:
 		info.Layout = LayoutList
@@ -468,6 +495,9 @@ type decodedPage struct {
 	dim     int
 	// zeroCopy reports that vectors aliases the bytes read from the file.
 	zeroCopy bool
+	// buf is the pooled decompression buffer vectors may alias (nil when
+	// none): it goes back to its pool once the page's block is scored.
+	buf []byte
 }
 
 // pageLayout is where the parts of a page sit.
@@ -558,6 +588,12 @@ func alignedBody(n, at int) []byte {
 // decodePage reads and decodes the page at ref. wantDim is the expected
 // dimension (0: take it from the page, list only).
 func (f *File) decodePage(ref pageRef, wantDim int) (decodedPage, error) {
+	return f.decodePageWith(ref, wantDim, nil)
+}
+
+// decodePageWith is decodePage taking its decompression buffer from bufs
+// (nil: a new one); the page then holds it in buf.
+func (f *File) decodePageWith(ref pageRef, wantDim int, bufs *pageBuffers) (decodedPage, error) {
 	c := &f.chunks[ref.chunk]
 	h, hlen, probe, err := f.readHeader(ref.offset, c.end)
 	if err != nil {
@@ -583,7 +619,7 @@ func (f *File) decodePage(ref pageRef, wantDim int) (decodedPage, error) {
 			}
 		}
 	}
-	p, err := f.decodeBody(pl, c, body, wantDim)
+	p, err := f.decodeBody(pl, c, body, wantDim, bufs)
 	if err != nil {
 		return decodedPage{}, fmt.Errorf("%s: %w", where(), err)
 	}
@@ -592,8 +628,16 @@ func (f *File) decodePage(ref pageRef, wantDim int) (decodedPage, error) {
 
 // decodeBody turns a page body into rows. The body is the page as stored
 // (compressed or not); the result may alias it.
-func (f *File) decodeBody(pl pageLayout, c *chunk, body []byte, wantDim int) (decodedPage, error) {
+func (f *File) decodeBody(pl pageLayout, c *chunk, body []byte, wantDim int, bufs *pageBuffers) (p decodedPage, err error) {
 	info := &f.info
+	var buf []byte // the decompression buffer, from bufs
+	defer func() {
+		if err != nil {
+			bufs.put(buf)
+		} else {
+			p.buf = buf
+		}
+	}()
 	var repBytes, defBytes, vals []byte
 	if pl.v2 {
 		d := pl.h.DataPageHeaderV2.V
@@ -601,20 +645,20 @@ func (f *File) decodeBody(pl pageLayout, c *chunk, body []byte, wantDim int) (de
 		defBytes = body[d.RepetitionLevelsByteLength : d.RepetitionLevelsByteLength+d.DefinitionLevelsByteLength]
 		vals = body[d.RepetitionLevelsByteLength+d.DefinitionLevelsByteLength:]
 		if pl.compressed {
-			out, err := decompress(c.meta.Codec, vals, int(pl.h.UncompressedPageSize)-len(repBytes)-len(defBytes))
+			out, err := decompress(c.meta.Codec, vals, int(pl.h.UncompressedPageSize)-len(repBytes)-len(defBytes), bufs)
 			if err != nil {
 				return decodedPage{}, fmt.Errorf("decompress: %w", err)
 			}
-			vals = out
+			vals, buf = out, out
 		}
 	} else {
 		raw := body
 		if pl.compressed {
-			out, err := decompress(c.meta.Codec, body, int(pl.h.UncompressedPageSize))
+			out, err := decompress(c.meta.Codec, body, int(pl.h.UncompressedPageSize), bufs)
 			if err != nil {
 				return decodedPage{}, fmt.Errorf("decompress: %w", err)
 			}
-			raw = out
+			raw, buf = out, out
 		}
 		var err error
 		if info.MaxRep > 0 {
@@ -636,7 +680,6 @@ func (f *File) decodeBody(pl pageLayout, c *chunk, body []byte, wantDim int) (de
 	}
 	nv := pl.numValues
 	var reps, defs []byte
-	var err error
 	if info.MaxRep > 0 {
 		if reps, err = decodeLevels(repBytes, info.MaxRep, nv, "repetition"); err != nil {
 			return decodedPage{}, err
@@ -657,7 +700,7 @@ func (f *File) decodeBody(pl pageLayout, c *chunk, body []byte, wantDim int) (de
 		}
 	}
 	flba := info.Layout == LayoutFLBA || info.Layout == LayoutFLBARaw
-	elems, zero, err := decodeFloats(vals, nonNull, pl.encoding, flba, info.Dim)
+	elems, zero, err := decodeFloats(vals, nonNull, pl.encoding, flba, info.Dim, info.Element)
 	if err != nil {
 		return decodedPage{}, err
 	}
@@ -719,36 +762,45 @@ func decodeLevels(src []byte, maxLevel, n int, what string) ([]byte, error) {
 	return out, nil
 }
 
-// decodeFloats decodes n values: FLOAT elements, or FIXED_LEN_BYTE_ARRAY
-// cells of dim floats (flba). PLAIN float bytes are aliased when aligned.
-func decodeFloats(src []byte, n int, enc format.Encoding, flba bool, dim int) ([]float32, bool, error) {
-	want := n * 4
+// decodeFloats decodes n values into float32: elements of type elem, or
+// FIXED_LEN_BYTE_ARRAY cells of dim elements (flba). PLAIN float32 bytes are
+// aliased when aligned; every other element type is converted.
+func decodeFloats(src []byte, n int, enc format.Encoding, flba bool, dim int, elem ElementType) ([]float32, bool, error) {
+	size := elem.storedWidth() // bytes per value
 	if flba {
-		want = n * dim * 4
+		size = elem.VectorBytes(dim)
 	}
-	if len(src) != want {
+	if want := n * size; len(src) != want {
 		if flba {
-			return nil, false, fmt.Errorf("%d value bytes for %d FIXED_LEN_BYTE_ARRAY(%d) cells (%d bytes): the cell length is not dim × 4 or the page is corrupt", len(src), n, dim*4, want)
+			return nil, false, fmt.Errorf("%d value bytes for %d FIXED_LEN_BYTE_ARRAY(%d) cells (%d bytes): the cell length is not dim × %d or the page is corrupt", len(src), n, size, want, elem.Width())
 		}
-		return nil, false, fmt.Errorf("%d value bytes for %d FLOAT values (%d bytes)", len(src), n, want)
+		return nil, false, fmt.Errorf("%d value bytes for %d %v values of %d bytes (%d bytes)", len(src), n, elem, size, want)
 	}
 	if enc == format.ByteStreamSplit {
 		var e bytestreamsplit.Encoding
-		if flba {
-			b, err := e.DecodeFixedLenByteArray(alignedBody(len(src), 0)[:0], src, dim*4)
-			if err != nil {
-				return nil, false, err
-			}
+		if elem == Float32 && !flba {
+			v, err := e.DecodeFloat(make([]float32, 0, n), src)
+			return v, false, err
+		}
+		b, err := e.DecodeFixedLenByteArray(alignedBody(len(src), 0)[:0], src, size)
+		if err != nil {
+			return nil, false, err
+		}
+		if elem == Float32 {
 			v, _ := Float32s(b)
 			return v, false, nil
 		}
-		v, err := e.DecodeFloat(make([]float32, 0, n), src)
+		src = b
+	} else if elem == Float32 {
+		if v, ok := pageFloat32View(src); ok {
+			return v, true, nil
+		}
+	}
+	if flba {
+		v, err := elem.DecodeAppend(make([]float32, 0, n*dim), src)
 		return v, false, err
 	}
-	if v, ok := pageFloat32View(src); ok {
-		return v, true, nil
-	}
-	v, err := Float32.DecodeAppend(make([]float32, 0, len(src)/4), src)
+	v, err := elem.decodeStored(make([]float32, 0, n), src)
 	return v, false, err
 }
 

@@ -3,6 +3,7 @@ package vector
 import (
 	"bufio"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -12,7 +13,6 @@ import (
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress"
 	"github.com/parquet-go/parquet-go/encoding/bytestreamsplit"
-	"github.com/parquet-go/parquet-go/encoding/plain"
 	"github.com/parquet-go/parquet-go/encoding/rle"
 	"github.com/parquet-go/parquet-go/encoding/thrift"
 	"github.com/parquet-go/parquet-go/format"
@@ -73,8 +73,15 @@ func WriteFile(path string, col Column, opts WriteOptions) (err error) {
 			return fmt.Errorf("write %s: %w", path, err)
 		}
 		return bw.Flush()
-	case LayoutFLBA:
-		// parquet-go writes the raw file, the rewrite adds the annotation.
+	case LayoutFLBA, LayoutList:
+		if opts.Layout == LayoutList && opts.Element != Float16 {
+			if err := writeParquetGo(f, col, opts); err != nil {
+				return fmt.Errorf("write %s: %w", path, err)
+			}
+			return nil
+		}
+		// parquet-go writes the file, the rewrite adds what it cannot:
+		// the VECTOR annotation (flba), the FLOAT16 logical type (list).
 		tmp, err := os.CreateTemp(filepath.Dir(path), ".vector-*.parquet")
 		if err != nil {
 			return err
@@ -94,16 +101,36 @@ func WriteFile(path string, col Column, opts WriteOptions) (err error) {
 			id = footer.DefaultVectorID
 		}
 		err = footer.RewriteFooter(tmp, st.Size(), bw, func(m *footer.FileMetaData) error {
+			if opts.Layout == LayoutList {
+				return setFloat16(m)
+			}
+			element, _ := opts.Element.ParquetElement() // withDefaults refused bfloat16
 			return footer.Annotate(m, []string{ColumnName}, footer.Annotation{
-				Kind: footer.KindVector, ID: id, VectorLength: int32(col.Dim), Element: "FLOAT"})
+				Kind: footer.KindVector, ID: id, VectorLength: int32(col.Dim), Element: element})
 		}, footer.WithVectorID(id))
 		if err != nil {
 			return fmt.Errorf("write %s: annotate: %w", path, err)
 		}
 		return bw.Flush()
 	default:
-		return writeParquetGo(f, col, opts)
+		if err := writeParquetGo(f, col, opts); err != nil {
+			return fmt.Errorf("write %s: %w", path, err)
+		}
+		return nil
 	}
+}
+
+// setFloat16 gives the list element the FLOAT16 logical type, which
+// parquet-go cannot write.
+func setFloat16(m *footer.FileMetaData) error {
+	for i := range m.Schema {
+		e := &m.Schema[i]
+		if e.Name == "element" && !e.IsGroup() && e.Type.V == format.FixedLenByteArray && e.TypeLength.V == 2 {
+			e.LogicalType = footer.LogicalType{Value: &format.Float16Type{}}
+			return nil
+		}
+	}
+	return errors.New("no FIXED_LEN_BYTE_ARRAY(2) element to annotate FLOAT16")
 }
 
 // writeParquetGo writes the flba (unannotated) and list layouts with
@@ -117,14 +144,14 @@ func writeParquetGo(w io.Writer, col Column, opts WriteOptions) error {
 	var leafPath []string
 	flba := opts.Layout != LayoutList
 	if flba {
-		node = parquet.Leaf(parquet.FixedLenByteArrayType(col.Dim * 4))
+		node = parquet.Leaf(parquet.FixedLenByteArrayType(opts.Element.VectorBytes(col.Dim)))
 		if opts.Encoding == EncodingByteStreamSplit {
 			node = parquet.Encoded(node, &parquet.ByteStreamSplit)
 		}
 		node = parquet.Compressed(node, codec)
 		leafPath = []string{ColumnName}
 	} else {
-		elem := parquet.Leaf(parquet.FloatType)
+		elem := opts.Element.leafNode()
 		if opts.Encoding == EncodingByteStreamSplit {
 			elem = parquet.Encoded(elem, &parquet.ByteStreamSplit)
 		}
@@ -139,15 +166,21 @@ func writeParquetGo(w io.Writer, col Column, opts WriteOptions) error {
 		node = parquet.Optional(node)
 	}
 	schema := parquet.NewSchema("schema", parquet.Group{ColumnName: node})
-	pw := parquet.NewWriter(w, schema,
+	wopts := []parquet.WriterOption{
+		schema,
 		parquet.PageBufferSize(opts.PageBytes),
 		parquet.DataPageStatistics(false),
 		parquet.SkipPageBounds(leafPath...),
 		parquet.CreatedBy("coltype-lab", "vector", "parquet-go"),
-	)
+	}
+	if opts.Element != Float32 {
+		wopts = append(wopts, parquet.KeyValueMetadata(ElementKey, opts.Element.String()))
+	}
+	pw := parquet.NewWriter(w, wopts...)
 	n, dim := col.Rows(), col.Dim
 	const batch = 1024
 	rows := make([]parquet.Row, 0, batch)
+	var cells []byte // a batch's encoded values, aliased by its rows
 	nullable := col.nullable()
 	var def0 int // definition level of a present vector at the outer level
 	if nullable {
@@ -156,18 +189,18 @@ func writeParquetGo(w io.Writer, col Column, opts WriteOptions) error {
 	for start := 0; start < n; start += batch {
 		end := min(start+batch, n)
 		rows = rows[:0]
-		var cells []byte
-		if flba {
-			cells, _ = Float32.EncodeAppend(make([]byte, 0, (end-start)*dim*4), col.Data[start*dim:end*dim])
-		}
+		cells = make([]byte, 0, (end-start)*dim*opts.Element.storedWidth())
 		for i := start; i < end; i++ {
 			if col.isNull(i) {
 				rows = append(rows, parquet.Row{parquet.NullValue().Level(0, 0, 0)})
 				continue
 			}
+			at := len(cells)
 			if flba {
-				b := cells[(i-start)*dim*4 : (i-start+1)*dim*4]
-				rows = append(rows, parquet.Row{parquet.FixedLenByteArrayValue(b).Level(0, def0, 0)})
+				if cells, err = opts.Element.EncodeAppend(cells, col.Data[i*dim:(i+1)*dim]); err != nil {
+					return fmt.Errorf("row %d: %w", i, err)
+				}
+				rows = append(rows, parquet.Row{parquet.FixedLenByteArrayValue(cells[at:]).Level(0, def0, 0)})
 				continue
 			}
 			row := make(parquet.Row, dim)
@@ -182,9 +215,17 @@ func writeParquetGo(w io.Writer, col Column, opts WriteOptions) error {
 				}
 				if col.elemNull(i*dim + j) {
 					row[j] = parquet.NullValue().Level(rep, maxDef-1, 0)
-				} else {
-					row[j] = parquet.FloatValue(col.Data[i*dim+j]).Level(rep, maxDef, 0)
+					continue
 				}
+				if opts.Element == Float32 {
+					row[j] = parquet.FloatValue(col.Data[i*dim+j]).Level(rep, maxDef, 0)
+					continue
+				}
+				at := len(cells)
+				if cells, err = opts.Element.appendStored(cells, col.Data[i*dim+j]); err != nil {
+					return fmt.Errorf("row %d, element %d: %w", i, j, err)
+				}
+				row[j] = opts.Element.leafValue(cells[at:]).Level(rep, maxDef, 0)
 			}
 			rows = append(rows, row)
 		}
@@ -222,7 +263,8 @@ func writeVectorRepetition(w io.Writer, col Column, opts WriteOptions) error {
 	}
 	dim, n := col.Dim, col.Rows()
 	maxDef := vrMaxDef(col.nullable(), col.nullableElements())
-	rowsPerPage := max(1, opts.PageBytes/(dim*4))
+	width := opts.Element.storedWidth()
+	rowsPerPage := max(1, opts.PageBytes/(dim*width))
 	cw := &countingWriter{w: w}
 	if _, err := cw.Write([]byte("PAR1")); err != nil {
 		return err
@@ -232,7 +274,7 @@ func writeVectorRepetition(w io.Writer, col Column, opts WriteOptions) error {
 		uncompressed  int64
 		firstPage     = cw.n
 		levels        []byte
-		values        []float32
+		values        []byte
 		body, encoded []byte
 		packed        []byte
 	)
@@ -248,11 +290,13 @@ func writeVectorRepetition(w io.Writer, col Column, opts WriteOptions) error {
 					levels = append(levels, byte(maxDef-1))
 				default:
 					levels = append(levels, byte(maxDef))
-					values = append(values, col.Data[i*dim+j])
+					if values, err = opts.Element.appendStored(values, col.Data[i*dim+j]); err != nil {
+						return fmt.Errorf("row %d, element %d: %w", i, j, err)
+					}
 				}
 			}
 		}
-		body, err = encodePageBody(body[:0], levels, maxDef, values, opts.Encoding)
+		body, err = encodePageBody(body[:0], levels, maxDef, values, width, opts.Encoding)
 		if err != nil {
 			return err
 		}
@@ -304,7 +348,7 @@ func writeVectorRepetition(w io.Writer, col Column, opts WriteOptions) error {
 			{Name: "schema", NumChildren: thrift.New(int32(1))},
 			{Name: ColumnName, RepetitionType: rep(col.nullable()), NumChildren: thrift.New(int32(1))},
 			{Name: "list", RepetitionType: thrift.New(footer.Vector), NumChildren: thrift.New(int32(1)), VectorLength: thrift.New(int32(dim))},
-			{Name: "element", Type: thrift.New(format.Float), RepetitionType: rep(col.nullableElements())},
+			opts.Element.leafElement("element", rep(col.nullableElements())),
 		},
 		NumRows:   int64(n),
 		CreatedBy: thrift.New("coltype-lab vector page writer"),
@@ -328,7 +372,7 @@ func writeVectorRepetition(w io.Writer, col Column, opts WriteOptions) error {
 			Columns: []footer.ColumnChunk{{
 				FileOffset: firstPage,
 				MetaData: &footer.ColumnMetaData{
-					Type:                  format.Float,
+					Type:                  opts.Element.physicalType(),
 					Encoding:              encodings,
 					PathInSchema:          []string{ColumnName, "list", "element"},
 					Codec:                 codec.CompressionCodec(),
@@ -346,6 +390,9 @@ func writeVectorRepetition(w io.Writer, col Column, opts WriteOptions) error {
 			TotalCompressedSize: thrift.New(compressed),
 			Ordinal:             thrift.New(int16(0)),
 		}}
+	}
+	if opts.Element != Float32 {
+		meta.SetKeyValue(ElementKey, opts.Element.String())
 	}
 	if err := footer.Annotate(meta, []string{ColumnName}, footer.Annotation{
 		Kind: footer.KindVector, ID: id, VectorLength: int32(dim), VectorRepetition: true}); err != nil {
@@ -366,8 +413,10 @@ func writeVectorRepetition(w io.Writer, col Column, opts WriteOptions) error {
 }
 
 // encodePageBody appends a v1 data page body: the definition levels with
-// their 4-byte length when maxDef > 0, then the values.
-func encodePageBody(dst, levels []byte, maxDef int, values []float32, enc ValueEncoding) ([]byte, error) {
+// their 4-byte length when maxDef > 0, then the values, given as their
+// PLAIN bytes (little-endian, width bytes each; BYTE_STREAM_SPLIT is the
+// same bytes split into width streams).
+func encodePageBody(dst, levels []byte, maxDef int, values []byte, width int, enc ValueEncoding) ([]byte, error) {
 	if maxDef > 0 {
 		e := rle.Encoding{BitWidth: bitWidth(maxDef)}
 		rl, err := e.EncodeLevels(nil, levels)
@@ -377,14 +426,10 @@ func encodePageBody(dst, levels []byte, maxDef int, values []float32, enc ValueE
 		dst = binary.LittleEndian.AppendUint32(dst, uint32(len(rl)))
 		dst = append(dst, rl...)
 	}
-	var vb []byte
-	var err error
-	switch enc {
-	case EncodingByteStreamSplit:
-		vb, err = new(bytestreamsplit.Encoding).EncodeFloat(nil, values)
-	default:
-		vb, err = new(plain.Encoding).EncodeFloat(nil, values)
+	if enc != EncodingByteStreamSplit {
+		return append(dst, values...), nil
 	}
+	vb, err := new(bytestreamsplit.Encoding).EncodeFixedLenByteArray(nil, values, width)
 	if err != nil {
 		return nil, fmt.Errorf("values: %w", err)
 	}

@@ -58,6 +58,19 @@ type Block struct {
 	IDs []int64
 	// Vectors holds the rows, row-major, dim elements each.
 	Vectors []float32
+	// release, when set, tells the source that the block is scored and its
+	// memory may be reused (FileBlocks recycles decompression buffers).
+	release func()
+}
+
+// Release tells the block's source that nothing uses the block any more, so
+// the memory behind Vectors may be reused. Searches call it once a block is
+// scored; other consumers of FileBlocks may call it when done with a block.
+// It is a no-op for blocks that hold no reusable memory.
+func (b Block) Release() {
+	if b.release != nil {
+		b.release()
+	}
 }
 
 // BlockSource yields the blocks of a column in order and returns io.EOF after
@@ -186,6 +199,7 @@ func SearchStream(metric Metric, dim int, src BlockSource, queries Matrix, k int
 			defer wg.Done()
 			for b := range blocks {
 				s.score(b)
+				b.Release()
 			}
 		}()
 	}

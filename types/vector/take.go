@@ -24,7 +24,8 @@ func Take(path string, rows []int64) ([][]float32, error) {
 // uncompressed PLAIN pages of fixed-width vectors (flba, flba-raw, and
 // vector-repetition without null elements) it reads no more than the page
 // header, the definition levels when the column is nullable, and the row's
-// dim × 4 bytes, found by offset arithmetic. Other pages are decoded whole,
+// dim × width bytes, found by offset arithmetic. Elements other than
+// float32 are converted to float32. Other pages are decoded whole,
 // once for all the rows they hold.
 func (f *File) Take(rows []int64) ([][]float32, error) {
 	out := make([][]float32, len(rows))
@@ -142,10 +143,17 @@ func (f *File) takeFromPage(ref pageRef, local []int) ([][]float32, error) {
 }
 
 // takeFixed reads rows of an uncompressed PLAIN fixed-width page by offset
-// arithmetic: value j of the page sits at values start + j × dim × 4.
+// arithmetic: value j of the page sits at values start + j × the bytes of
+// one stored vector (dim × the stored element width).
 func (f *File) takeFixed(ref pageRef, pl pageLayout, local []int) ([][]float32, error) {
 	info := &f.info
 	dim := info.Dim
+	vecBytes := info.Element.VectorBytes(dim)
+	decode := info.Element.DecodeAppend
+	if info.Layout == LayoutVectorRepetition {
+		vecBytes = dim * info.Element.storedWidth()
+		decode = info.Element.decodeStored
+	}
 	body := ref.offset + int64(pl.hlen)
 	slots := 1 // level slots per row
 	if info.Layout == LayoutVectorRepetition {
@@ -207,17 +215,17 @@ func (f *File) takeFixed(ref pageRef, pl pageLayout, local []int) ([][]float32, 
 			}
 			j = before[r]
 		}
-		off := valuesAt + int64(j)*int64(dim)*4
-		if off+int64(dim)*4 > body+int64(pl.h.CompressedPageSize) {
+		off := valuesAt + int64(j)*int64(vecBytes)
+		if off+int64(vecBytes) > body+int64(pl.h.CompressedPageSize) {
 			return nil, fmt.Errorf("%s: page at byte %d: value %d lies past the page end", info.Path, ref.offset, j)
 		}
-		buf, err := f.bytesAt(dim*4, off)
+		buf, err := f.bytesAt(vecBytes, off)
 		if err != nil {
 			return nil, fmt.Errorf("%s: row at byte %d: %w", info.Path, off, err)
 		}
-		v, err := Float32.DecodeAppend(make([]float32, 0, dim), buf)
+		v, err := decode(make([]float32, 0, dim), buf)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("%s: row at byte %d: %w", info.Path, off, err)
 		}
 		out[i] = v
 	}
