@@ -20,7 +20,7 @@ func mapFile(f *os.File, size int64) (data []byte, unmap func() error, ok bool) 
 	if size <= 0 || int64(int(size)) != size {
 		return nil, nil, false
 	}
-	b, err := syscall.Mmap(int(f.Fd()), 0, int(size), syscall.PROT_READ, syscall.MAP_SHARED)
+	b, err := syscall.Mmap(int(f.Fd()), 0, int(size), syscall.PROT_READ, syscall.MAP_SHARED|mapPopulate)
 	if err != nil {
 		return nil, nil, false
 	}
