@@ -91,22 +91,8 @@ const floorFill = 0x3F800000_3F800000
 // parallelDot reads floats with the vector kernels' SIMD dot product (each
 // chunk against itself: one stream from memory), one goroutine per worker.
 func parallelDot(floats []float32, workers int) float32 {
-	workers = max(1, min(workers, len(floats)))
-	dots := make([]float32, workers)
-	var wg sync.WaitGroup
-	chunk := (len(floats) + workers - 1) / workers
-	for w := range workers {
-		lo, hi := min(w*chunk, len(floats)), min((w+1)*chunk, len(floats))
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			x := floats[lo:hi]
-			dots[w] = vector.DotSIMD(x, x)
-		}()
-	}
-	wg.Wait()
 	var total float32
-	for _, d := range dots {
+	for _, d := range inChunks(floats, workers, func(x []float32) float32 { return vector.DotSIMD(x, x) }) {
 		total += d
 	}
 	return total
@@ -115,24 +101,30 @@ func parallelDot(floats []float32, workers int) float32 {
 // parallelSum adds words with one goroutine per worker over contiguous
 // slices (sequential access, so the hardware prefetchers run at full speed).
 func parallelSum(words []uint64, workers int) uint64 {
-	workers = max(1, min(workers, len(words)))
-	sums := make([]uint64, workers)
-	var wg sync.WaitGroup
-	chunk := (len(words) + workers - 1) / workers
-	for w := range workers {
-		lo, hi := min(w*chunk, len(words)), min((w+1)*chunk, len(words))
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sums[w] = sumWords(words[lo:hi])
-		}()
-	}
-	wg.Wait()
 	var total uint64
-	for _, s := range sums {
+	for _, s := range inChunks(words, workers, sumWords) {
 		total += s
 	}
 	return total
+}
+
+// inChunks runs read on contiguous chunks of xs, one goroutine per worker,
+// and returns each chunk's result in order.
+func inChunks[T, R any](xs []T, workers int, read func([]T) R) []R {
+	workers = max(1, min(workers, len(xs)))
+	out := make([]R, workers)
+	var wg sync.WaitGroup
+	chunk := (len(xs) + workers - 1) / workers
+	for w := range workers {
+		lo, hi := min(w*chunk, len(xs)), min((w+1)*chunk, len(xs))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out[w] = read(xs[lo:hi])
+		}()
+	}
+	wg.Wait()
+	return out
 }
 
 // sumWords keeps four accumulators so that the loop is limited by loads, not

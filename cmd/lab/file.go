@@ -235,25 +235,10 @@ func findFileColumn(in registry.InputFile, shown, name string) (*fileColumnRef, 
 	bad := func(format string, args ...any) error {
 		return usageError{fmt.Errorf("%s: "+format, append([]any{shown}, args...)...)}
 	}
-	// The footer first: a file that is not Parquet fails here with its reason.
-	anns, err := parquet.FileAnnotations(in)
-	if err != nil {
-		return nil, fmt.Errorf("%s is not a readable Parquet file: %w", shown, err)
-	}
-	b, err := registry.NewReadBuilder[*data.Record](registry.PARQUET, in)
+	anns, schema, err := parquetFileSchema(in, shown)
 	if err != nil {
 		return nil, err
 	}
-	r, err := b.Build()
-	if err != nil {
-		return nil, usageError{fmt.Errorf("%s: %w", shown, err)}
-	}
-	sr, ok := r.(interface{ Schema() *iceberg.Schema })
-	r.Close()
-	if !ok {
-		return nil, fmt.Errorf("%s: the Parquet reader does not report the file's schema", shown)
-	}
-	schema := sr.Schema()
 	field, ok := schema.FindFieldByName(name)
 	if !ok {
 		return nil, bad("no column %q (columns: %s)", name, strings.Join(topLevelNames(schema), ", "))
@@ -531,4 +516,29 @@ func (o *resolveOutput) finish(s resolveSummary) error {
 	}
 	o.printf("%s\n", s)
 	return o.err
+}
+
+// parquetFileSchema reads a Parquet file's footer annotations and the
+// Iceberg schema the registry's reader gives it. The footer comes first, so
+// a file that is not Parquet fails with that reason; every failure is a
+// failure of the file (exit 1), not of the arguments.
+func parquetFileSchema(in registry.InputFile, shown string) ([]footer.Annotation, *iceberg.Schema, error) {
+	anns, err := parquet.FileAnnotations(in)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s is not a readable Parquet file: %w", shown, err)
+	}
+	b, err := registry.NewReadBuilder[*data.Record](registry.PARQUET, in)
+	if err != nil {
+		return nil, nil, err
+	}
+	r, err := b.Build()
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", shown, err)
+	}
+	defer r.Close()
+	sr, ok := r.(interface{ Schema() *iceberg.Schema })
+	if !ok {
+		return nil, nil, fmt.Errorf("%s: the Parquet reader does not report the file's schema", shown)
+	}
+	return anns, sr.Schema(), nil
 }

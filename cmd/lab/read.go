@@ -18,7 +18,6 @@ import (
 	"github.com/coltype-lab/lab/data/jsonrow"
 	"github.com/coltype-lab/lab/data/schemaspec"
 	"github.com/coltype-lab/lab/formats/avro"
-	"github.com/coltype-lab/lab/formats/parquet"
 	"github.com/coltype-lab/lab/formats/parquet/footer"
 	"github.com/coltype-lab/lab/registry"
 	"github.com/coltype-lab/lab/types/vector"
@@ -186,22 +185,9 @@ func readFileFormat(in registry.InputFile, shown, name string) (registry.FileFor
 func readFileSpec(in registry.InputFile, shown string, format registry.FileFormat) (*schemaspec.Spec, error) {
 	switch format {
 	case registry.PARQUET:
-		anns, err := parquet.FileAnnotations(in)
-		if err != nil {
-			return nil, fmt.Errorf("%s is not a readable Parquet file: %w", shown, err)
-		}
-		b, err := registry.NewReadBuilder[*data.Record](registry.PARQUET, in)
+		anns, schema, err := parquetFileSchema(in, shown)
 		if err != nil {
 			return nil, err
-		}
-		r, err := b.Build()
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", shown, err)
-		}
-		defer r.Close()
-		sr, ok := r.(interface{ Schema() *iceberg.Schema })
-		if !ok {
-			return nil, fmt.Errorf("%s: the Parquet reader does not report the file's schema", shown)
 		}
 		var files []string
 		var vectors []schemaspec.Vector
@@ -220,7 +206,7 @@ func readFileSpec(in registry.InputFile, shown string, format registry.FileForma
 				vectors = append(vectors, schemaspec.Vector{Column: a.Path[0], Element: et, Dim: int(a.VectorLength)})
 			}
 		}
-		spec, err := schemaspec.FromSchema(sr.Schema(), files, vectors)
+		spec, err := schemaspec.FromSchema(schema, files, vectors)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", shown, err)
 		}
