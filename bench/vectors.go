@@ -36,6 +36,8 @@ type VectorBenchConfig struct {
 	K         int // default 10
 	TakeRows  int // default 100
 	PageBytes int // default: vector.WriteFile's
+	// Progress, when set, receives one line per step.
+	Progress io.Writer
 }
 
 // VectorBenchResult is one layout × encoding × codec.
@@ -168,11 +170,17 @@ func RunVectorBench(cfg VectorBenchConfig) (*VectorBenchReport, error) {
 		path string
 		res  VectorBenchResult
 	}
+	progress := func(format string, args ...any) {
+		if cfg.Progress != nil {
+			fmt.Fprintf(cfg.Progress, "vectors: "+format+"\n", args...)
+		}
+	}
 	var combos []combo
 	for _, layout := range cfg.Layouts {
 		for _, enc := range cfg.Encodings {
 			for _, codec := range cfg.Codecs {
 				res := VectorBenchResult{Layout: layout.String(), Encoding: enc.String(), Codec: codec.String()}
+				progress("writing %s/%s/%s", layout, enc, codec)
 				path := filepath.Join(dir, fmt.Sprintf("%s-%s-%s.parquet", layout, enc, codec))
 				opts := vector.WriteOptions{Layout: layout, Encoding: enc, Codec: codec, PageBytes: cfg.PageBytes}
 				sec, err := best(cfg.Runs, func() error { return vector.WriteFile(path, col, opts) })
@@ -197,6 +205,7 @@ func RunVectorBench(cfg VectorBenchConfig) (*VectorBenchReport, error) {
 	runtime.GC()
 	for _, cb := range combos {
 		path, res := cb.path, cb.res
+		progress("decoding, searching and taking %s/%s/%s", res.Layout, res.Encoding, res.Codec)
 		f, err := vector.OpenFile(path)
 		if err != nil {
 			return nil, err

@@ -69,13 +69,18 @@ func newBenchVectorsCommand(v *viper.Viper) *cobra.Command {
 			if cfg.Runs < 0 {
 				return usageError{fmt.Errorf("--runs %d: want ≥ 1", cfg.Runs)}
 			}
+			p := newProgress(cmd, -1, "steps")
+			cfg.Progress = stepWriter{p}
 			rep, err := bench.RunVectorBench(cfg)
 			if err != nil {
+				p.Abort()
 				return err
 			}
+			p.Finish()
 			return printReport(cmd, v.GetBool("bench.vectors.json"), rep)
 		},
 	}
+	addQuietFlag(cmd)
 	f := cmd.Flags()
 	f.Bool("quick", false, "the small test size ("+bench.Quick.Name+")")
 	f.String("size", "100000x128", "rows x dimensions, e.g. 100000x768 or 1000000x128")
