@@ -407,7 +407,7 @@ func decodeVector(v schemaspec.Vector, n *node) ([]byte, error) {
 			var f float64
 			if f, err = parseFloat(e, 32, "float16"); err == nil {
 				h := vector.Float16FromFloat32(float32(f))
-				if back := float16To32(h); math.IsInf(float64(back), 0) && !math.IsInf(f, 0) {
+				if back := h.Float32(); math.IsInf(float64(back), 0) && !math.IsInf(f, 0) {
 					err = fmt.Errorf("%s is out of range for float16 (largest finite: 65504)", e.text)
 				}
 				binary.LittleEndian.PutUint16(out[2*i:], uint16(h))
@@ -425,10 +425,4 @@ func decodeVector(v schemaspec.Vector, n *node) ([]byte, error) {
 		}
 	}
 	return out, nil
-}
-
-func float16To32(h vector.Float16Bits) float32 {
-	var out [1]float32
-	vector.Float16sToFloat32(out[:], []vector.Float16Bits{h})
-	return out[0]
 }

@@ -5,9 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"math"
-	"math/big"
 	"strconv"
-	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -75,7 +73,7 @@ func appendValue(dst []byte, t iceberg.Type, v any, path string) ([]byte, error)
 		}
 	case iceberg.DecimalType:
 		if d, ok := v.(iceberg.Decimal); ok {
-			return appendString(dst, formatDecimal(d.Val.BigInt(), t.Scale())), nil
+			return appendString(dst, data.DecimalString(d.Val.BigInt(), t.Scale())), nil
 		}
 	case iceberg.StringType:
 		if s, ok := v.(string); ok {
@@ -229,7 +227,7 @@ func appendVector(dst []byte, vec schemaspec.Vector, v any) ([]byte, error) {
 		case vector.Float64:
 			dst = appendFloat(dst, math.Float64frombits(binary.LittleEndian.Uint64(b[8*i:])), 64)
 		case vector.Float16:
-			f := float16To32(vector.Float16Bits(binary.LittleEndian.Uint16(b[2*i:])))
+			f := vector.Float16Bits(binary.LittleEndian.Uint16(b[2*i:])).Float32()
 			dst = appendFloat(dst, float64(f), 32)
 		case vector.Int8:
 			dst = strconv.AppendInt(dst, int64(int8(b[i])), 10)
@@ -266,23 +264,6 @@ func appendFloat(dst []byte, f float64, bits int) []byte {
 		}
 	}
 	return dst
-}
-
-// formatDecimal writes an unscaled value with exactly scale digits after
-// the point (Appendix D: the digits after the point give the scale).
-func formatDecimal(unscaled *big.Int, scale int) string {
-	neg := unscaled.Sign() < 0
-	digits := new(big.Int).Abs(unscaled).String()
-	if scale > 0 {
-		if len(digits) <= scale {
-			digits = strings.Repeat("0", scale-len(digits)+1) + digits
-		}
-		digits = digits[:len(digits)-scale] + "." + digits[len(digits)-scale:]
-	}
-	if neg {
-		return "-" + digits
-	}
-	return digits
 }
 
 // appendString writes a JSON string. Unlike encoding/json it leaves <, >

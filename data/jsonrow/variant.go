@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/decimal"
 	"github.com/apache/arrow-go/v18/parquet/variant"
+	"github.com/coltype-lab/lab/data"
 	"github.com/google/uuid"
 )
 
@@ -102,11 +103,11 @@ func appendVariantValue(dst []byte, v variant.Value) ([]byte, error) {
 	case uuid.UUID:
 		return appendString(dst, x.String()), nil
 	case variant.DecimalValue[decimal.Decimal32]:
-		return append(dst, formatDecimal(big.NewInt(int64(x.Value.(decimal.Decimal32))), int(x.Scale))...), nil
+		return append(dst, data.DecimalString(big.NewInt(int64(x.Value.(decimal.Decimal32))), int(x.Scale))...), nil
 	case variant.DecimalValue[decimal.Decimal64]:
-		return append(dst, formatDecimal(big.NewInt(int64(x.Value.(decimal.Decimal64))), int(x.Scale))...), nil
+		return append(dst, data.DecimalString(big.NewInt(int64(x.Value.(decimal.Decimal64))), int(x.Scale))...), nil
 	case variant.DecimalValue[decimal.Decimal128]:
-		return append(dst, formatDecimal(x.Value.(decimal.Decimal128).BigInt(), int(x.Scale))...), nil
+		return append(dst, data.DecimalString(x.Value.(decimal.Decimal128).BigInt(), int(x.Scale))...), nil
 	case arrow.Date32:
 		return appendString(dst, x.ToTime().Format("2006-01-02")), nil
 	case arrow.Time64:

@@ -3,7 +3,6 @@ package inspect
 import (
 	"encoding/binary"
 	"encoding/hex"
-	"fmt"
 	"math"
 	"math/big"
 	"strconv"
@@ -15,6 +14,7 @@ import (
 	"github.com/parquet-go/parquet-go/deprecated"
 	"github.com/parquet-go/parquet-go/format"
 
+	"github.com/coltype-lab/lab/data"
 	"github.com/coltype-lab/lab/formats/parquet/footer"
 	"github.com/coltype-lab/lab/types/vector"
 )
@@ -61,7 +61,7 @@ func decodeValue(el *footer.SchemaElement, b []byte, maxLen int) (string, bool) 
 		}
 		v := int32(binary.LittleEndian.Uint32(b))
 		if s, ok := scale(); ok {
-			return decimalString(big.NewInt(int64(v)), s), true
+			return data.DecimalString(big.NewInt(int64(v)), int(s)), true
 		}
 		switch t := lt.(type) {
 		case *format.DateType:
@@ -88,7 +88,7 @@ func decodeValue(el *footer.SchemaElement, b []byte, maxLen int) (string, bool) 
 		}
 		v := int64(binary.LittleEndian.Uint64(b))
 		if s, ok := scale(); ok {
-			return decimalString(big.NewInt(v), s), true
+			return data.DecimalString(big.NewInt(v), int(s)), true
 		}
 		switch t := lt.(type) {
 		case *format.IntType:
@@ -136,7 +136,7 @@ func decodeValue(el *footer.SchemaElement, b []byte, maxLen int) (string, bool) 
 			if len(b) == 0 || len(b) > 64 {
 				return "", false
 			}
-			return decimalString(bigFromTwosComplement(b), s), true
+			return data.DecimalString(bigFromTwosComplement(b), int(s)), true
 		}
 		switch lt.(type) {
 		case *format.StringType, *format.EnumType, *format.JsonType:
@@ -167,26 +167,6 @@ func quoted(b []byte, maxLen int) (string, bool) {
 		return strconv.Quote(strings.TrimSuffix(s, "…")) + "…", true
 	}
 	return strconv.Quote(s), true
-}
-
-// decimalString renders unscaled × 10^-scale exactly.
-func decimalString(unscaled *big.Int, scale int32) string {
-	switch {
-	case scale == 0:
-		return unscaled.String()
-	case scale < 0 || scale > 1000: // invalid or absurd: no padding
-		return fmt.Sprintf("%se%d", unscaled, -scale)
-	}
-	neg := unscaled.Sign() < 0
-	digits := new(big.Int).Abs(unscaled).String()
-	if len(digits) <= int(scale) {
-		digits = strings.Repeat("0", int(scale)-len(digits)+1) + digits
-	}
-	s := digits[:len(digits)-int(scale)] + "." + digits[len(digits)-int(scale):]
-	if neg {
-		s = "-" + s
-	}
-	return s
 }
 
 // bigFromTwosComplement reads a big-endian two's-complement integer.
