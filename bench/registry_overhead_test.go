@@ -122,17 +122,7 @@ func readDirectRows(path string) (int, error) {
 	r := parquet.NewReader(f)
 	defer r.Close()
 	buf := make([]parquet.Row, 1024)
-	total := 0
-	for {
-		n, err := r.ReadRows(buf)
-		total += n
-		if errors.Is(err, io.EOF) {
-			return total, nil
-		}
-		if err != nil {
-			return total, err
-		}
-	}
+	return countRows(func() (int, error) { return r.ReadRows(buf) })
 }
 
 // readDirectRowValues reads through the row API and turns every row into
@@ -150,8 +140,7 @@ func readDirectRowValues(path string) (int, error) {
 	defer r.Close()
 	buf := make([]parquet.Row, 1024)
 	row := make([]any, 2)
-	total := 0
-	for {
+	return countRows(func() (int, error) {
 		n, err := r.ReadRows(buf)
 		for _, values := range buf[:n] {
 			for i, v := range values {
@@ -166,14 +155,8 @@ func readDirectRowValues(path string) (int, error) {
 			}
 			sink = row
 		}
-		total += n
-		if errors.Is(err, io.EOF) {
-			return total, nil
-		}
-		if err != nil {
-			return total, err
-		}
-	}
+		return n, err
+	})
 }
 
 // sink keeps the compiler from dropping the values readDirectRowValues builds.
@@ -212,9 +195,15 @@ func readDirect(path string) (int, error) {
 	r := parquet.NewGenericReader[tourRow](f)
 	defer r.Close()
 	buf := make([]tourRow, 1024)
+	return countRows(func() (int, error) { return r.Read(buf) })
+}
+
+// countRows calls read until it reports io.EOF and adds up the rows it
+// returned on the way.
+func countRows(read func() (int, error)) (int, error) {
 	total := 0
 	for {
-		n, err := r.Read(buf)
+		n, err := read()
 		total += n
 		if errors.Is(err, io.EOF) {
 			return total, nil
