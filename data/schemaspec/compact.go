@@ -8,6 +8,7 @@ import (
 	"github.com/apache/iceberg-go"
 
 	"github.com/coltype-lab/lab/types/file"
+	"github.com/coltype-lab/lab/types/vector"
 )
 
 // CompactSyntax describes the compact form, for help texts.
@@ -320,7 +321,7 @@ func (p *compactParser) typ(top bool, column string, id int) (iceberg.Type, erro
 		if err := p.expect('>', "to close vector<"); err != nil {
 			return nil, err
 		}
-		v, err := ParseVector(column, element, strconv.Itoa(dim))
+		v, err := vector.ParseDeclaration(column, element, strconv.Itoa(dim))
 		if err != nil {
 			return nil, fmt.Errorf("schema: %w", err)
 		}

@@ -19,7 +19,6 @@ package schemaspec
 import (
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/apache/iceberg-go"
@@ -46,20 +45,7 @@ type Spec struct {
 
 // Vector is one VECTOR column: dim elements of one type, stored as
 // fixed[dim × width] bytes, each element little-endian (types/vector).
-type Vector struct {
-	Column  string
-	Element vector.ElementType
-	Dim     int
-}
-
-// Declaration is the column's entry in write.parquet.vector-columns:
-// name:element:dim.
-func (v Vector) Declaration() string {
-	return fmt.Sprintf("%s:%s:%d", v.Column, v.Element, v.Dim)
-}
-
-// TypeName is the lab's type name for the column: vector<element,dim>.
-func (v Vector) TypeName() string { return fmt.Sprintf("vector<%s,%d>", v.Element, v.Dim) }
+type Vector = vector.Declaration
 
 // Vector returns the VECTOR declaration of a top-level column.
 func (s *Spec) Vector(column string) (Vector, bool) {
@@ -83,7 +69,7 @@ func (s *Spec) Properties() map[string]string {
 	if len(s.Vectors) > 0 {
 		decls := make([]string, len(s.Vectors))
 		for i, v := range s.Vectors {
-			decls[i] = v.Declaration()
+			decls[i] = v.String()
 		}
 		props[PropVectorColumns] = strings.Join(decls, ",")
 	}
@@ -100,15 +86,11 @@ func (s *Spec) Declare(props map[string]string) error {
 			return err
 		}
 	}
-	for _, decl := range splitList(props[PropVectorColumns]) {
-		parts := strings.Split(decl, ":")
-		if len(parts) != 3 {
-			return fmt.Errorf("%s: %q is not name:element:dim", PropVectorColumns, decl)
-		}
-		v, err := ParseVector(strings.TrimSpace(parts[0]), parts[1], parts[2])
-		if err != nil {
-			return fmt.Errorf("%s: %w", PropVectorColumns, err)
-		}
+	vectors, err := vector.ParseDeclarations(props[PropVectorColumns])
+	if err != nil {
+		return fmt.Errorf("%s: %w", PropVectorColumns, err)
+	}
+	for _, v := range vectors {
 		if err := s.addVector(PropVectorColumns, v); err != nil {
 			return err
 		}
@@ -196,31 +178,6 @@ func FromSchema(schema *iceberg.Schema, files []string, vectors []Vector) (*Spec
 		}
 	}
 	return s, nil
-}
-
-// MaxVectorDim bounds a declared dimension, so a fixed length in bytes
-// always fits Parquet's 32-bit type_length.
-const MaxVectorDim = 1 << 24
-
-// ParseVector checks a VECTOR declaration's element type and dimension.
-// The element must have a Parquet representation (formats/parquet refuses
-// the others, since readers could not tell them from float16).
-func ParseVector(column, element, dim string) (Vector, error) {
-	et, err := vector.ParseElementType(strings.TrimSpace(element))
-	if err != nil {
-		return Vector{}, fmt.Errorf("column %q: %w", column, err)
-	}
-	if _, ok := et.ParquetElement(); !ok {
-		return Vector{}, fmt.Errorf("column %q: VECTOR element type %s has no Parquet representation (want float32, float64, float16 or int8)", column, et)
-	}
-	n, err := strconv.Atoi(strings.TrimSpace(dim))
-	if err != nil || n <= 0 {
-		return Vector{}, fmt.Errorf("column %q: VECTOR dimension %q is not a positive integer", column, strings.TrimSpace(dim))
-	}
-	if n > MaxVectorDim {
-		return Vector{}, fmt.Errorf("column %q: VECTOR dimension %d is above the lab's limit of %d", column, n, MaxVectorDim)
-	}
-	return Vector{Column: column, Element: et, Dim: n}, nil
 }
 
 func splitList(s string) []string {

@@ -109,36 +109,24 @@ func planAnnotations(schema *iceberg.Schema, props map[string]string) (*annotati
 		}
 		p.files = append(p.files, fileColumn{name: name, pos: i, layout: layout})
 	}
-	for _, decl := range splitList(props[PropVectorColumns]) {
-		parts := strings.Split(decl, ":")
-		if len(parts) != 3 {
-			return nil, fmt.Errorf("%s: %q is not name:element:dim", PropVectorColumns, decl)
-		}
-		name := strings.TrimSpace(parts[0])
-		_, f, err := top(PropVectorColumns, name)
+	decls, err := vector.ParseDeclarations(props[PropVectorColumns])
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", PropVectorColumns, err)
+	}
+	for _, d := range decls {
+		_, f, err := top(PropVectorColumns, d.Column)
 		if err != nil {
 			return nil, err
 		}
-		if err := declare(PropVectorColumns, name); err != nil {
+		if err := declare(PropVectorColumns, d.Column); err != nil {
 			return nil, err
 		}
-		et, err := vector.ParseElementType(parts[1])
-		if err != nil {
-			return nil, fmt.Errorf("%s: column %q: %w", PropVectorColumns, name, err)
-		}
-		element, ok := et.ParquetElement()
-		if !ok {
-			return nil, fmt.Errorf("%s: column %q: element type %s has no Parquet representation (no physical or logical type holds it), so readers could not tell it from float16", PropVectorColumns, name, et)
-		}
-		dim, err := strconv.ParseInt(strings.TrimSpace(parts[2]), 10, 32)
-		if err != nil || dim <= 0 {
-			return nil, fmt.Errorf("%s: column %q: dimension %q is not a positive integer", PropVectorColumns, name, parts[2])
-		}
-		want := int(dim) * et.Width()
+		element, _ := d.Element.ParquetElement() // ParseDeclarations admits only elements that have one
+		want := d.Dim * d.Element.Width()
 		if ft, ok := f.Type.(iceberg.FixedType); !ok || ft.Len() != want {
-			return nil, fmt.Errorf("%s: column %q (field id %d) has type %s, a VECTOR of %d %s needs fixed[%d]", PropVectorColumns, name, f.ID, f.Type, dim, et, want)
+			return nil, fmt.Errorf("%s: column %q (field id %d) has type %s, a VECTOR of %d %s needs fixed[%d]", PropVectorColumns, d.Column, f.ID, f.Type, d.Dim, d.Element, want)
 		}
-		p.vectors = append(p.vectors, vectorColumn{name: name, element: element, dim: int32(dim)})
+		p.vectors = append(p.vectors, vectorColumn{name: d.Column, element: element, dim: int32(d.Dim)})
 	}
 	return p, nil
 }
