@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/parquet/variant"
@@ -34,21 +35,23 @@ type Record struct {
 	typ    *iceberg.StructType
 	values []any
 	index  map[string]int
+	// scalars hold the values typed setters stored unboxed (scalar.go);
+	// nil until one is used. Where a scalar's kind is inValues, the value
+	// is in values.
+	scalars []scalar
 }
 
-// NewRecord returns a record of schema's top-level struct with every value null.
+// NewRecord returns a record of schema's top-level struct with every value
+// null. Records of one schema share its struct type (layout.go).
 func NewRecord(schema *iceberg.Schema) *Record {
-	st := schema.AsStruct()
-	return NewStructRecord(&st)
+	l := layoutOf(schema)
+	return &Record{typ: l.st, values: make([]any, len(l.st.FieldList)), index: l.index}
 }
 
 // NewStructRecord returns a record of a struct type with every value null.
+// st must not change while records of it exist.
 func NewStructRecord(st *iceberg.StructType) *Record {
-	idx := make(map[string]int, len(st.FieldList))
-	for i, f := range st.FieldList {
-		idx[f.Name] = i
-	}
-	return &Record{typ: st, values: make([]any, len(st.FieldList)), index: idx}
+	return &Record{typ: st, values: make([]any, len(st.FieldList)), index: indexOf(st)}
 }
 
 // Of returns a record of schema with the given values in field order.
@@ -67,11 +70,23 @@ func (r *Record) Fields() []iceberg.NestedField { return r.typ.FieldList }
 // Len is the number of fields.
 func (r *Record) Len() int { return len(r.values) }
 
-// Get returns the value at position pos; nil is null.
-func (r *Record) Get(pos int) any { return r.values[pos] }
+// Get returns the value at position pos; nil is null. A value a typed
+// setter stored is boxed for the call, which allocates; the typed getters
+// do not.
+func (r *Record) Get(pos int) any {
+	if s := r.scalarAt(pos); s != nil {
+		return s.box()
+	}
+	return r.values[pos]
+}
 
 // Set sets the value at position pos.
-func (r *Record) Set(pos int, v any) { r.values[pos] = v }
+func (r *Record) Set(pos int, v any) {
+	r.values[pos] = v
+	if r.scalars != nil {
+		r.scalars[pos] = scalar{}
+	}
+}
 
 // GetField returns the value of the named field; ok is false when the
 // record has no such field.
@@ -80,7 +95,7 @@ func (r *Record) GetField(name string) (v any, ok bool) {
 	if !ok {
 		return nil, false
 	}
-	return r.values[i], true
+	return r.Get(i), true
 }
 
 // SetField sets the named field, failing when the record has none.
@@ -89,7 +104,7 @@ func (r *Record) SetField(name string, v any) error {
 	if !ok {
 		return fmt.Errorf("record has no field %q (fields: %s)", name, strings.Join(r.fieldNames(), ", "))
 	}
-	r.values[i] = v
+	r.Set(i, v)
 	return nil
 }
 
@@ -101,8 +116,21 @@ func (r *Record) Position(name string) int {
 	return -1
 }
 
-// Values returns the values in field order; the slice is the record's own.
-func (r *Record) Values() []any { return r.values }
+// Values returns the values in field order; the slice is the record's own,
+// and writing to it sets fields. Values first boxes what typed setters
+// stored into the slice, so like Set it changes the record and must not
+// run alongside other uses of it.
+func (r *Record) Values() []any {
+	if r.scalars != nil {
+		for i := range r.scalars {
+			if s := &r.scalars[i]; s.kind != inValues {
+				r.values[i] = s.box()
+				*s = scalar{}
+			}
+		}
+	}
+	return r.values
+}
 
 func (r *Record) fieldNames() []string {
 	names := make([]string, len(r.typ.FieldList))
@@ -121,6 +149,9 @@ func (r *Record) Copy() *Record {
 	c := &Record{typ: r.typ, values: make([]any, len(r.values)), index: r.index}
 	for i, v := range r.values {
 		c.values[i] = copyValue(v)
+	}
+	if r.scalars != nil {
+		c.scalars = slices.Clone(r.scalars)
 	}
 	return c
 }
@@ -167,7 +198,7 @@ func (r *Record) Equal(o *Record) bool {
 		if r.typ.FieldList[i].Name != o.typ.FieldList[i].Name {
 			return false
 		}
-		if !ValuesEqual(r.values[i], o.values[i]) {
+		if !ValuesEqual(r.Get(i), o.Get(i)) {
 			return false
 		}
 	}
@@ -296,7 +327,7 @@ func (r *Record) writeTo(sb *strings.Builder) {
 		}
 		sb.WriteString(f.Name)
 		sb.WriteString(": ")
-		writeValue(sb, r.values[i])
+		writeValue(sb, r.Get(i))
 	}
 	sb.WriteByte('}')
 }

@@ -111,14 +111,23 @@ func (se *structEncoder) encodeRecord(buf []byte, v any) ([]byte, error) {
 				i, fields[i].Name, fields[i].ID, se.fields[i].name, se.fields[i].id)
 		}
 	}
-	return se.encodeValues(buf, rec.Values())
+	return se.encodeValues(buf, rec)
 }
 
-func (se *structEncoder) encodeValues(buf []byte, values []any) ([]byte, error) {
+// fieldValues are a struct's values by position: a *data.Record, or a
+// valueSlice the position-delete writer fills.
+type fieldValues interface{ Get(pos int) any }
+
+// valueSlice is a []any read by position.
+type valueSlice []any
+
+func (v valueSlice) Get(pos int) any { return v[pos] }
+
+func (se *structEncoder) encodeValues(buf []byte, values fieldValues) ([]byte, error) {
 	var err error
 	for i := range se.fields {
 		f := &se.fields[i]
-		v := values[i]
+		v := values.Get(i)
 		switch {
 		case f.nullIsNone:
 			if v != nil {

@@ -261,7 +261,7 @@ func (e *positionDeleteEncoder) encode(buf []byte, d data.PositionDelete, values
 			}
 		}
 	}
-	return e.se.encodeValues(buf, values)
+	return e.se.encodeValues(buf, valueSlice(values))
 }
 
 // positionDeleteAppender writes deletes and refuses any out of

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/apache/iceberg-go"
@@ -375,5 +377,43 @@ func TestRecordReaderProjectionErrors(t *testing.T) {
 	})
 	if err == nil || !strings.Contains(err.Error(), "nope") {
 		t.Errorf("filter on unknown column: %v", err)
+	}
+}
+
+// Writers share codecs (codecs.go): writers running at once on the same
+// codec must each write a file that reads back whole.
+func TestConcurrentWritersShareCodecs(t *testing.T) {
+	s := iceberg.NewSchema(0, req(1, "id", iceberg.PrimitiveTypes.Int64), opt(2, "name", iceberg.PrimitiveTypes.String))
+	const writers, rows = 4, 20_000
+	for _, codec := range []string{"zstd", "gzip", "snappy"} {
+		t.Run(codec, func(t *testing.T) {
+			paths, errs := make([]string, writers), make([]error, writers)
+			var wg sync.WaitGroup
+			for w := range writers {
+				paths[w] = tempFile(t, "x.parquet")
+				wg.Go(func() {
+					recs := make([]*data.Record, rows)
+					for i := range recs {
+						recs[i] = data.Of(s, int64(w*rows+i), fmt.Sprintf("writer %d row %d", w, i))
+					}
+					_, errs[w] = tryWriteRecords(paths[w], s, map[string]string{"write.parquet.compression-codec": codec, "write.parquet.page-size-bytes": "4096"}, recs...)
+				})
+			}
+			wg.Wait()
+			if err := errors.Join(errs...); err != nil {
+				t.Fatal(err)
+			}
+			for w, p := range paths {
+				got := readRecords(t, p, nil)
+				if len(got) != rows {
+					t.Fatalf("writer %d: read %d rows, want %d", w, len(got), rows)
+				}
+				for i, r := range got {
+					if r.Get(0) != int64(w*rows+i) || r.Get(1) != fmt.Sprintf("writer %d row %d", w, i) {
+						t.Fatalf("writer %d row %d reads %v", w, i, r)
+					}
+				}
+			}
+		})
 	}
 }

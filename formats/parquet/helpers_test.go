@@ -1,6 +1,7 @@
 package parquet_test
 
 import (
+	"fmt"
 	"path/filepath"
 	"testing"
 
@@ -21,23 +22,33 @@ func tempFile(t testing.TB, name string) string {
 // the DataFile; props are writer properties.
 func writeRecords(t testing.TB, path string, schema *iceberg.Schema, props map[string]string, recs ...*data.Record) iceberg.DataFile {
 	t.Helper()
-	b, err := registry.DataWriteBuilder[*data.Record](registry.PARQUET, registry.LocalOutput(path))
+	df, err := tryWriteRecords(path, schema, props, recs...)
 	if err != nil {
 		t.Fatal(err)
+	}
+	return df
+}
+
+// tryWriteRecords is writeRecords for callers that cannot stop the test,
+// such as goroutines.
+func tryWriteRecords(path string, schema *iceberg.Schema, props map[string]string, recs ...*data.Record) (iceberg.DataFile, error) {
+	b, err := registry.DataWriteBuilder[*data.Record](registry.PARQUET, registry.LocalOutput(path))
+	if err != nil {
+		return nil, err
 	}
 	w, err := b.Schema(schema).SetAll(props).Build()
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	for i, r := range recs {
 		if err := w.Write(r); err != nil {
-			t.Fatalf("write record %d: %v", i, err)
+			return nil, fmt.Errorf("write record %d: %w", i, err)
 		}
 	}
 	if err := w.Close(); err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
-	return w.DataFile()
+	return w.DataFile(), nil
 }
 
 // readRecords reads every record, copying each so reused containers do not

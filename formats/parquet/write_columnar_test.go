@@ -128,6 +128,8 @@ func badRecords() []*data.Record {
 		set(0, nil),                        // null in a required flat column
 		set(0, "seven"),                    // wrong Go type, fast kind
 		set(1, string([]byte{0xff, 0xfe})), // string that is not UTF-8
+		set(1, int64(5)),                   // a long in a string column
+		set(6, float32(1)),                 // a float in a double column
 		set(14, "not a uuid"),              // wrong Go type, converter kind
 		set(15, []byte{1, 2, 3}),           // fixed of the wrong length
 		set(17, iceberg.Decimal{Val: decimal128.FromI64(1), Scale: 3}),
@@ -327,8 +329,17 @@ func BenchmarkColumnBatchAdd(b *testing.B) {
 		recs[i] = data.Of(schema, int64(i)<<20, name)
 	}
 	noCheck := func(*data.Record) error { return nil }
-	for _, flat := range []bool{true, false} {
-		b.Run("flat="+strconv.FormatBool(flat), func(b *testing.B) {
+	typed := make([]*data.Record, len(recs))
+	for i, r := range recs {
+		typed[i] = unboxed(r)
+	}
+	for _, tc := range []struct {
+		name string
+		flat bool
+		recs []*data.Record
+	}{{"flat", true, recs}, {"flat-typed-setters", true, typed}, {"general", false, recs}} {
+		flat, recs := tc.flat, tc.recs
+		b.Run(tc.name, func(b *testing.B) {
 			collector, err := colmetrics.NewCollector(schema, registry.DefaultMetricsConfig())
 			if err != nil {
 				b.Fatal(err)
@@ -348,5 +359,71 @@ func BenchmarkColumnBatchAdd(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// unboxed is a copy of r with every bool, int32, int64, float32, float64
+// and string value, in r and in its nested records, stored through the
+// record's typed setters instead of boxed.
+func unboxed(r *data.Record) *data.Record {
+	if r == nil {
+		return nil
+	}
+	c := r.Copy()
+	for pos := range c.Len() {
+		switch x := c.Get(pos).(type) {
+		case bool:
+			c.SetBool(pos, x)
+		case int32:
+			c.SetInt32(pos, x)
+		case int64:
+			c.SetInt64(pos, x)
+		case float32:
+			c.SetFloat32(pos, x)
+		case float64:
+			c.SetFloat64(pos, x)
+		case string:
+			c.SetString(pos, x)
+		case *data.Record:
+			c.Set(pos, unboxed(x))
+		}
+	}
+	return c
+}
+
+// TestTypedSettersWriteTheSameFile writes the records of
+// TestFlatColumnsMatchGeneralPath, good and bad, once boxed and once with
+// their primitives set through the typed setters, and requires the same
+// bytes, metrics and errors: a typed setter is Set without the allocation.
+// The bad records include values of the wrong Go type in flat columns,
+// which the typed getters must hand back to the converters.
+func TestTypedSettersWriteTheSameFile(t *testing.T) {
+	schema := columnarSchema()
+	var boxed, typed []*data.Record
+	bad := badRecords()
+	for i, r := range columnarRecords(700) {
+		boxed = append(boxed, r)
+		if i%29 == 0 {
+			boxed = append(boxed, bad[(i/29)%len(bad)])
+		}
+	}
+	for _, r := range boxed {
+		typed = append(typed, unboxed(r))
+	}
+	cfg := registry.MetricsConfig{Default: registry.MetricsMode{Kind: registry.MetricsFull}}
+	props := map[string]string{PropPageBytes: "900"}
+	for _, flat := range []bool{true, false} {
+		dir := t.TempDir()
+		want, wantMetrics, wantErrs := writeWith(t, filepath.Join(dir, "boxed.parquet"), schema, props, cfg, flat, boxed)
+		got, gotMetrics, gotErrs := writeWith(t, filepath.Join(dir, "typed.parquet"), schema, props, cfg, flat, typed)
+		if !bytes.Equal(got, want) {
+			t.Errorf("flat=%v: files differ: typed setters %d bytes, boxed %d bytes", flat, len(got), len(want))
+		}
+		if !reflect.DeepEqual(gotMetrics, wantMetrics) {
+			t.Errorf("flat=%v: metrics differ:\ntyped: %+v\nboxed: %+v", flat, gotMetrics, wantMetrics)
+		}
+		if !reflect.DeepEqual(gotErrs, wantErrs) {
+			t.Errorf("flat=%v: errors differ:\ntyped: %q\nboxed: %q", flat, gotErrs, wantErrs)
+		}
 	}
 }

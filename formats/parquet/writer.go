@@ -9,15 +9,8 @@ import (
 	"strings"
 
 	"github.com/apache/iceberg-go"
-	kzstd "github.com/klauspost/compress/zstd"
 	pq "github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress"
-	"github.com/parquet-go/parquet-go/compress/brotli"
-	"github.com/parquet-go/parquet-go/compress/gzip"
-	"github.com/parquet-go/parquet-go/compress/lz4"
-	"github.com/parquet-go/parquet-go/compress/snappy"
-	"github.com/parquet-go/parquet-go/compress/uncompressed"
-	"github.com/parquet-go/parquet-go/compress/zstd"
 	"github.com/parquet-go/parquet-go/format"
 
 	"github.com/coltype-lab/lab/data"
@@ -67,31 +60,10 @@ func parseWriterSettings(props map[string]string) (writerSettings, error) {
 		level = n
 	}
 	codec := strings.ToLower(strings.TrimSpace(registry.Property(props, PropCompressionCodec, defaultCompression)))
-	switch codec {
-	case "zstd":
-		c := &zstd.Codec{}
-		if level >= 0 {
-			c.Level = kzstd.EncoderLevelFromZstd(level)
-		}
-		s.codec = c
-	case "snappy":
-		s.codec = &snappy.Codec{}
-	case "gzip":
-		c := &gzip.Codec{Level: gzip.DefaultCompression}
-		if level >= 0 {
-			c.Level = level
-		}
-		s.codec = c
-	case "lz4":
-		s.codec = &lz4.Codec{}
-	case "brotli":
-		s.codec = &brotli.Codec{}
-	case "uncompressed", "none":
-		s.codec = &uncompressed.Codec{}
-	default:
-		return s, fmt.Errorf("%s: unsupported codec %q (want zstd, snappy, gzip, lz4, brotli or uncompressed)", PropCompressionCodec, codec)
-	}
 	var err error
+	if s.codec, err = sharedCodec(codec, level); err != nil {
+		return s, err
+	}
 	if s.rowGroupBytes, err = positiveProperty(props, PropRowGroupBytes, s.rowGroupBytes); err != nil {
 		return s, err
 	}

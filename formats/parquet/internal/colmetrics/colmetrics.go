@@ -242,13 +242,12 @@ func (c *Collector) Add(rec *data.Record) {
 func (c *Collector) Err() error { return c.err }
 
 func (c *Collector) addStruct(n *node, rec *data.Record) {
-	values := rec.Values()
-	if len(values) != n.numFields {
-		c.failNode(n, fmt.Errorf("record has %d values, its schema struct %d fields", len(values), n.numFields))
+	if rec.Len() != n.numFields {
+		c.failNode(n, fmt.Errorf("record has %d values, its schema struct %d fields", rec.Len(), n.numFields))
 		return
 	}
 	for _, f := range n.fields {
-		if v := values[f.pos]; v != nil {
+		if v := rec.Get(f.pos); v != nil {
 			c.addValue(f, v)
 		}
 	}
