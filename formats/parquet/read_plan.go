@@ -41,8 +41,11 @@ type rnode struct {
 	children []*rnode // struct: projected fields, then discarded ones; list: element; map: key, value
 	col      *cursor
 	conv     readConv
-	value    any
-	variant  *variantRead // rVariant
+	// set, when the type has a typed record setter, stores a value of
+	// the primitive without boxing it (readSetter).
+	set     readSet
+	value   any
+	variant *variantRead // rVariant
 }
 
 // readPlanner matches a projection to a file's columns by field id.
@@ -208,7 +211,7 @@ func (p *readPlanner) node(f iceberg.NestedField, fv *fview, path string) (*rnod
 	if err != nil {
 		return nil, err
 	}
-	return &rnode{kind: rPrim, def: fv.def, path: path, col: c, conv: conv, cursors: []*cursor{c}, level: c}, nil
+	return &rnode{kind: rPrim, def: fv.def, path: path, col: c, conv: conv, set: readSetter(info, f.Type), cursors: []*cursor{c}, level: c}, nil
 }
 
 // missing plans a projected field the file does not have: its initial

@@ -9,6 +9,8 @@ import (
 	"github.com/google/uuid"
 	pq "github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/format"
+
+	"github.com/coltype-lab/lab/data"
 )
 
 // readConv turns a non-null Parquet value into the record value of the
@@ -186,6 +188,78 @@ func readConverter(info leafInfo, want iceberg.Type) (readConv, error) {
 		}, nil
 	}
 	return nil, fmt.Errorf("type %s cannot be read from Parquet", want)
+}
+
+// readSet stores a non-null Parquet value in a record's field: as readConv,
+// but through the record's typed setters, so that the value is not boxed.
+type readSet func(rec *data.Record, pos int, v *pq.Value) error
+
+// readSetter is the typed store for the Go types the record has setters
+// for (boolean, int, long, float, double, string), or nil. It converts as
+// readConverter does, promotions included: a reader that boxed nothing but
+// the values a caller asks for with Get read the same records.
+func readSetter(info leafInfo, want iceberg.Type) readSet {
+	phys := pq.Kind(info.physical)
+	switch want.(type) {
+	case iceberg.BooleanType:
+		return func(rec *data.Record, pos int, v *pq.Value) error {
+			if v.Kind() != phys {
+				return kindError(*v, info.physical)
+			}
+			rec.SetBool(pos, v.Boolean())
+			return nil
+		}
+	case iceberg.Int32Type:
+		return func(rec *data.Record, pos int, v *pq.Value) error {
+			if v.Kind() != phys {
+				return kindError(*v, info.physical)
+			}
+			rec.SetInt32(pos, v.Int32())
+			return nil
+		}
+	case iceberg.Int64Type:
+		return func(rec *data.Record, pos int, v *pq.Value) error {
+			switch k := v.Kind(); {
+			case k != phys:
+				return kindError(*v, info.physical)
+			case k == pq.Int32:
+				rec.SetInt64(pos, int64(v.Int32()))
+			default:
+				rec.SetInt64(pos, v.Int64())
+			}
+			return nil
+		}
+	case iceberg.Float32Type:
+		return func(rec *data.Record, pos int, v *pq.Value) error {
+			if v.Kind() != phys {
+				return kindError(*v, info.physical)
+			}
+			rec.SetFloat32(pos, v.Float())
+			return nil
+		}
+	case iceberg.Float64Type:
+		return func(rec *data.Record, pos int, v *pq.Value) error {
+			switch k := v.Kind(); {
+			case k != phys:
+				return kindError(*v, info.physical)
+			case k == pq.Float:
+				rec.SetFloat64(pos, float64(v.Float()))
+			default:
+				rec.SetFloat64(pos, v.Double())
+			}
+			return nil
+		}
+	case iceberg.StringType:
+		return func(rec *data.Record, pos int, v *pq.Value) error {
+			if v.Kind() != phys {
+				return kindError(*v, info.physical)
+			}
+			// A copy: parquet-go reuses its page buffers.
+			rec.SetString(pos, string(v.ByteArray()))
+			return nil
+		}
+	}
+	return nil
 }
 
 // int96Micros converts a legacy INT96 timestamp (nanoseconds of the day,

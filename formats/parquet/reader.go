@@ -207,6 +207,12 @@ func (r *recordReader) columnError(c *cursor, err error) error {
 
 func (r *recordReader) readFields(n *rnode, rec *data.Record) error {
 	for i, c := range n.children {
+		if c.set != nil && !c.discard && i < rec.Len() {
+			if err := r.setPrimitive(c, rec, i); err != nil {
+				return err
+			}
+			continue
+		}
 		v, err := r.read(c)
 		if err != nil {
 			return err
@@ -214,6 +220,24 @@ func (r *recordReader) readFields(n *rnode, rec *data.Record) error {
 		if i < rec.Len() {
 			rec.Set(i, v)
 		}
+	}
+	return nil
+}
+
+// setPrimitive reads the next value of the primitive field n into
+// position pos of rec, unboxed (readSetter), reading it where it lies in
+// the cursor's buffer instead of copying it out as next does.
+func (r *recordReader) setPrimitive(n *rnode, rec *data.Record, pos int) error {
+	v, err := n.col.nextInPlace()
+	if err != nil {
+		return r.columnError(n.col, err)
+	}
+	if v.DefinitionLevel() < n.def {
+		rec.Set(pos, nil)
+		return nil
+	}
+	if err := n.set(rec, pos, v); err != nil {
+		return fmt.Errorf("read %s: column %q: %w", r.location, n.col.path, err)
 	}
 	return nil
 }
@@ -411,6 +435,18 @@ func (c *cursor) peek() (v pq.Value, ok bool, err error) {
 		}
 	}
 	return c.buf[c.pos], true, nil
+}
+
+// nextInPlace is next without the copy: the value stays in the cursor's
+// buffer, valid until the next call on the cursor.
+func (c *cursor) nextInPlace() (*pq.Value, error) {
+	if c.pos >= c.n {
+		if err := c.fill(); err != nil {
+			return nil, err
+		}
+	}
+	c.pos++
+	return &c.buf[c.pos-1], nil
 }
 
 func (c *cursor) next() (pq.Value, error) {
