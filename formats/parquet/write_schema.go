@@ -239,9 +239,9 @@ func primitiveLeaf(t iceberg.Type) (pq.Node, converter, error) {
 	case iceberg.StringType:
 		return pq.String(), convString, nil
 	case iceberg.UUIDType:
-		return pq.UUID(), convUUID, nil
+		return fixedBytesLeaf(pq.UUID(), false), convUUID, nil
 	case iceberg.FixedType:
-		return pq.Leaf(pq.FixedLenByteArrayType(t.Len())), convFixed(t.Len()), nil
+		return fixedBytesLeaf(pq.Leaf(pq.FixedLenByteArrayType(t.Len())), false), convFixed(t.Len()), nil
 	case iceberg.BinaryType:
 		return pq.Leaf(pq.ByteArrayType), convBinary, nil
 	case iceberg.DecimalType:
@@ -256,7 +256,7 @@ func primitiveLeaf(t iceberg.Type) (pq.Node, converter, error) {
 		case "int64":
 			return pq.Decimal(s, p, pq.Int64Type), convDecimal(p, s, kind, size), nil
 		default:
-			return pq.Decimal(s, p, pq.FixedLenByteArrayType(size)), convDecimal(p, s, kind, size), nil
+			return fixedBytesLeaf(pq.Decimal(s, p, pq.FixedLenByteArrayType(size)), true), convDecimal(p, s, kind, size), nil
 		}
 	}
 	return nil, nil, fmt.Errorf("type %s is not supported by the Parquet generic model", t)
