@@ -8,7 +8,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress"
@@ -73,50 +72,53 @@ func WriteFile(path string, col Column, opts WriteOptions) (err error) {
 			return fmt.Errorf("write %s: %w", path, err)
 		}
 		return bw.Flush()
-	case LayoutFLBA, LayoutList:
-		if opts.Layout == LayoutList && opts.Element != Float16 {
-			if err := writeParquetGo(f, col, opts); err != nil {
-				return fmt.Errorf("write %s: %w", path, err)
-			}
-			return nil
-		}
-		// parquet-go writes the file, the rewrite adds what it cannot:
-		// the VECTOR annotation (flba), the FLOAT16 logical type (list).
-		tmp, err := os.CreateTemp(filepath.Dir(path), ".vector-*.parquet")
-		if err != nil {
-			return err
-		}
-		defer os.Remove(tmp.Name())
-		defer tmp.Close()
-		if err := writeParquetGo(tmp, col, opts); err != nil {
+	default:
+		// parquet-go writes the file; the footer rewrite, in place, fixes
+		// what it cannot: the ColumnIndex (unlinked), the VECTOR annotation
+		// (flba), the FLOAT16 logical type (list).
+		if err := writeParquetGo(f, col, opts); err != nil {
 			return fmt.Errorf("write %s: %w", path, err)
 		}
-		st, err := tmp.Stat()
-		if err != nil {
-			return err
-		}
-		bw := bufio.NewWriterSize(f, 1<<20)
 		id := opts.VectorID
 		if id == 0 {
 			id = footer.DefaultVectorID
 		}
-		err = footer.RewriteFooter(tmp, st.Size(), bw, func(m *footer.FileMetaData) error {
-			if opts.Layout == LayoutList {
+		err = footer.RewriteFooterInPlace(f, func(m *footer.FileMetaData) error {
+			unlinkColumnIndexes(m)
+			switch {
+			case opts.Layout == LayoutList && opts.Element == Float16:
 				return setFloat16(m)
+			case opts.Layout == LayoutFLBA:
+				element, _ := opts.Element.ParquetElement() // withDefaults refused bfloat16
+				return footer.Annotate(m, []string{ColumnName}, footer.Annotation{
+					Kind: footer.KindVector, ID: id, VectorLength: int32(col.Dim), Element: element})
 			}
-			element, _ := opts.Element.ParquetElement() // withDefaults refused bfloat16
-			return footer.Annotate(m, []string{ColumnName}, footer.Annotation{
-				Kind: footer.KindVector, ID: id, VectorLength: int32(col.Dim), Element: element})
-		}, footer.WithVectorID(id))
+			return nil
+		}, footer.WithVectorID(id), footer.AllowUnlinkingColumnIndexes())
 		if err != nil {
-			return fmt.Errorf("write %s: annotate: %w", path, err)
-		}
-		return bw.Flush()
-	default:
-		if err := writeParquetGo(f, col, opts); err != nil {
-			return fmt.Errorf("write %s: %w", path, err)
+			return fmt.Errorf("write %s: footer: %w", path, err)
 		}
 		return nil
+	}
+}
+
+// unlinkColumnIndexes removes the ColumnIndex references of every chunk.
+// The vector column is written with page bounds skipped (see WriteFile),
+// and parquet-go writes a ColumnIndex for it all the same, with made-up
+// bounds: for a FIXED_LEN_BYTE_ARRAY column no min or max at all beside
+// one null_pages entry per page, which readers that check it refuse
+// (arrow-rs: "ColumnIndex min/max length mismatch") and parquet-go itself
+// panics on; for FLOAT, DOUBLE and INT32 leaves min = max = 0 on every
+// page, on which a reader that skips pages by the index would drop rows.
+// The index is optional (PageIndex.md); its bytes stay in the file,
+// unreferenced. The OffsetIndex, which search and take use, stays.
+func unlinkColumnIndexes(m *footer.FileMetaData) {
+	for g := range m.RowGroups {
+		for c := range m.RowGroups[g].Columns {
+			cc := &m.RowGroups[g].Columns[c]
+			cc.ColumnIndexOffset = thrift.Null[int64]{}
+			cc.ColumnIndexLength = thrift.Null[int32]{}
+		}
 	}
 }
 
@@ -170,7 +172,7 @@ func writeParquetGo(w io.Writer, col Column, opts WriteOptions) error {
 		schema,
 		parquet.PageBufferSize(opts.PageBytes),
 		parquet.DataPageStatistics(false),
-		parquet.SkipPageBounds(leafPath...),
+		parquet.SkipPageBounds(leafPath...), // and WriteFile unlinks the ColumnIndex
 		parquet.CreatedBy("coltype-lab", "vector", "parquet-go"),
 	}
 	if opts.Element != Float32 {

@@ -12,8 +12,9 @@ import (
 type Option func(*config) error
 
 type config struct {
-	vectorID              int16
-	allowVectorRepetition bool
+	vectorID                  int16
+	allowVectorRepetition     bool
+	allowUnlinkingColumnIndex bool
 }
 
 // WithVectorID sets the LogicalType union id read and written as VECTOR
@@ -38,6 +39,18 @@ func WithVectorID(id int16) Option {
 func AllowVectorRepetition() Option {
 	return func(c *config) error {
 		c.allowVectorRepetition = true
+		return nil
+	}
+}
+
+// AllowUnlinkingColumnIndexes lets a RewriteFooter edit clear a column
+// chunk's column_index_offset and column_index_length, so that readers no
+// longer find a ColumnIndex the writer got wrong. The index is optional
+// (PageIndex.md) and its bytes stay in the file. Setting or moving an
+// index is still refused, as is any other change to a chunk.
+func AllowUnlinkingColumnIndexes() Option {
+	return func(c *config) error {
+		c.allowUnlinkingColumnIndex = true
 		return nil
 	}
 }

@@ -7,6 +7,10 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
+	"slices"
+
+	"github.com/parquet-go/parquet-go/encoding/thrift"
 )
 
 // RewriteFooter copies the size-byte Parquet file in to out with its footer
@@ -21,7 +25,8 @@ import (
 //   - the edit changes the schema's shape: the number of elements, a name,
 //     num_children, a physical type, a type length or a repetition type
 //     (REPEATED <-> VECTOR and vector_length only with AllowVectorRepetition);
-//   - the edit changes the file's row count, row groups or column chunks;
+//   - the edit changes the file's row count, row groups or column chunks
+//     (a chunk may lose its ColumnIndex with AllowUnlinkingColumnIndexes);
 //   - the edit puts a FILE or VECTOR annotation where Annotate would refuse
 //     it (a FILE leaf, a VECTOR group that is not a 3-level list, a VECTOR
 //     leaf that is not FIXED_LEN_BYTE_ARRAY);
@@ -30,27 +35,81 @@ import (
 // Edits may change annotations (logical and converted types, scale,
 // precision, field ids), key/value metadata, created_by and column orders.
 // A failure while writing to out leaves it partly written.
-func RewriteFooter(in io.ReaderAt, size int64, out io.Writer, edit func(*FileMetaData) error, opts ...Option) (err error) {
+func RewriteFooter(in io.ReaderAt, size int64, out io.Writer, edit func(*FileMetaData) error, opts ...Option) error {
+	offset, footer, err := editFooter(in, size, edit, opts)
+	if err != nil {
+		return err
+	}
+	n, err := io.Copy(out, io.NewSectionReader(in, 0, offset))
+	if err != nil {
+		return fmt.Errorf("copy the %d bytes before the footer: %w", offset, err)
+	}
+	if n != offset {
+		return fmt.Errorf("copied %d of the %d bytes before the footer", n, offset)
+	}
+	_, err = out.Write(framed(footer))
+	if err != nil {
+		return fmt.Errorf("write footer: %w", err)
+	}
+	return nil
+}
+
+// RewriteFooterInPlace is RewriteFooter on f itself: the bytes before the
+// footer stay where they are, and f ends with the edited footer. Nothing
+// is copied, so a writer can fix the footer of a file it has just written
+// at no cost beyond the footer. It refuses what RewriteFooter refuses,
+// before changing f. A failure after that leaves f without a valid
+// footer: use it on files that are still being made.
+func RewriteFooterInPlace(f *os.File, edit func(*FileMetaData) error, opts ...Option) error {
+	st, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	offset, footer, err := editFooter(f, st.Size(), edit, opts)
+	if err != nil {
+		return err
+	}
+	if err := f.Truncate(offset); err != nil {
+		return fmt.Errorf("truncate %s before its footer: %w", f.Name(), err)
+	}
+	if _, err := f.WriteAt(framed(footer), offset); err != nil {
+		return fmt.Errorf("write footer of %s: %w", f.Name(), err)
+	}
+	return nil
+}
+
+// framed is footer followed by its length and "PAR1".
+func framed(footer []byte) []byte {
+	out := make([]byte, 0, len(footer)+trailerLen)
+	out = append(out, footer...)
+	out = binary.LittleEndian.AppendUint32(out, uint32(len(footer)))
+	return append(out, magic...)
+}
+
+// editFooter reads the footer of the size-byte file in, applies edit and
+// checks the result as RewriteFooter documents; it returns where the
+// footer starts and the edited footer.
+func editFooter(in io.ReaderAt, size int64, edit func(*FileMetaData) error, opts []Option) (offset int64, footer []byte, err error) {
 	defer guard(&err, "rewrite footer")
 	cfg, err := newConfig(opts)
 	if err != nil {
-		return err
+		return 0, nil, err
 	}
 	f, err := ReadFooter(in, size, opts...)
 	if err != nil {
-		return err
+		return 0, nil, err
 	}
 	if f.Meta.Encrypted() || f.Signature != nil {
-		return fmt.Errorf("footer at offset %d belongs to an encrypted file (plaintext footer mode); rewriting it would break its signature: %w",
+		return 0, nil, fmt.Errorf("footer at offset %d belongs to an encrypted file (plaintext footer mode); rewriting it would break its signature: %w",
 			f.Offset, ErrEncrypted)
 	}
 	again, err := Encode(f.Meta)
 	if err != nil {
-		return fmt.Errorf("footer at offset %d: %w", f.Offset, err)
+		return 0, nil, fmt.Errorf("footer at offset %d: %w", f.Offset, err)
 	}
 	if !bytes.Equal(again, f.Raw) {
 		at := firstDifference(again, f.Raw)
-		return fmt.Errorf("footer at offset %d does not re-encode byte-identically "+
+		return 0, nil, fmt.Errorf("footer at offset %d does not re-encode byte-identically "+
 			"(first difference at footer byte %d, file offset %d; %d bytes stored, %d re-encoded), "+
 			"so a rewrite would alter bytes nobody asked to change (typically a field or union member this model does not know, "+
 			"fields out of id order, or non-minimal varints): refusing to rewrite",
@@ -59,45 +118,28 @@ func RewriteFooter(in io.ReaderAt, size int64, out io.Writer, edit func(*FileMet
 	// The edit gets its own copy; before is the reference for the checks.
 	before, _, err := decode(f.Raw, opts)
 	if err != nil {
-		return err
+		return 0, nil, err
 	}
 	meta := f.Meta
 	if edit != nil {
 		if err := edit(meta); err != nil {
-			return fmt.Errorf("footer edit: %w", err)
+			return 0, nil, fmt.Errorf("footer edit: %w", err)
 		}
 	}
 	if err := checkShape(before, meta, cfg); err != nil {
-		return fmt.Errorf("footer edit refused: %w", err)
+		return 0, nil, fmt.Errorf("footer edit refused: %w", err)
 	}
-	footer, err := Encode(meta)
+	footer, err = Encode(meta)
 	if err != nil {
-		return err
+		return 0, nil, err
 	}
 	if _, _, err := decode(footer, opts); err != nil {
-		return fmt.Errorf("edited footer does not decode: %w", err)
+		return 0, nil, fmt.Errorf("edited footer does not decode: %w", err)
 	}
 	if int64(len(footer)) > math.MaxUint32 {
-		return fmt.Errorf("edited footer is %d bytes, more than a footer length can express", len(footer))
+		return 0, nil, fmt.Errorf("edited footer is %d bytes, more than a footer length can express", len(footer))
 	}
-
-	n, err := io.Copy(out, io.NewSectionReader(in, 0, f.Offset))
-	if err != nil {
-		return fmt.Errorf("copy the %d bytes before the footer: %w", f.Offset, err)
-	}
-	if n != f.Offset {
-		return fmt.Errorf("copied %d of the %d bytes before the footer", n, f.Offset)
-	}
-	var trailer [trailerLen]byte
-	binary.LittleEndian.PutUint32(trailer[:4], uint32(len(footer)))
-	copy(trailer[4:], magic)
-	if _, err := out.Write(footer); err != nil {
-		return fmt.Errorf("write footer: %w", err)
-	}
-	if _, err := out.Write(trailer[:]); err != nil {
-		return fmt.Errorf("write trailer: %w", err)
-	}
-	return nil
+	return f.Offset, footer, nil
 }
 
 func firstDifference(a, b []byte) int {
@@ -177,7 +219,11 @@ func checkShape(before, after *FileMetaData, cfg *config) error {
 		return fmt.Errorf("the number of row groups changed from %d to %d", len(before.RowGroups), len(after.RowGroups))
 	}
 	for i := range before.RowGroups {
-		b, err1 := encodeValue(&before.RowGroups[i])
+		want := before.RowGroups[i]
+		if cfg.allowUnlinkingColumnIndex {
+			want = withUnlinkedColumnIndexes(want, after.RowGroups[i])
+		}
+		b, err1 := encodeValue(&want)
 		a, err2 := encodeValue(&after.RowGroups[i])
 		if err := errors.Join(err1, err2); err != nil {
 			return fmt.Errorf("row group %d: %w", i, err)
@@ -190,6 +236,19 @@ func checkShape(before, after *FileMetaData, cfg *config) error {
 		return fmt.Errorf("the edit adds encryption metadata")
 	}
 	return nil
+}
+
+// withUnlinkedColumnIndexes is rg with the ColumnIndex references cleared
+// on the chunks where edited has none: the row group the edit may produce.
+func withUnlinkedColumnIndexes(rg, edited RowGroup) RowGroup {
+	rg.Columns = slices.Clone(rg.Columns)
+	for c := range rg.Columns {
+		if c < len(edited.Columns) && !edited.Columns[c].ColumnIndexOffset.Valid && !edited.Columns[c].ColumnIndexLength.Valid {
+			rg.Columns[c].ColumnIndexOffset = thrift.Null[int64]{}
+			rg.Columns[c].ColumnIndexLength = thrift.Null[int32]{}
+		}
+	}
+	return rg
 }
 
 func vectorSwitch(e *SchemaElement) bool {

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -276,5 +278,88 @@ func TestRewriteReportsWriteFailure(t *testing.T) {
 	err := RewriteFooter(bytes.NewReader(in), int64(len(in)), &failingWriter{}, nil)
 	if !errors.Is(err, io.ErrShortWrite) {
 		t.Errorf("err = %v, want the writer's error", err)
+	}
+}
+
+func TestRewriteUnlinksColumnIndexesOnlyWithTheFlag(t *testing.T) {
+	in := writeParquet(t, multimodalRows())
+	before := readFooterBytes(t, in).Meta
+	linked := 0
+	for _, rg := range before.RowGroups {
+		for _, cc := range rg.Columns {
+			if cc.ColumnIndexOffset.Valid {
+				linked++
+			}
+		}
+	}
+	if linked == 0 {
+		t.Fatal("the sample file has no ColumnIndex to unlink")
+	}
+	unlink := func(m *FileMetaData) error {
+		cc := &m.RowGroups[0].Columns[0]
+		cc.ColumnIndexOffset, cc.ColumnIndexLength = thrift.Null[int64]{}, thrift.Null[int32]{}
+		return nil
+	}
+	var out bytes.Buffer
+	if err := RewriteFooter(bytes.NewReader(in), int64(len(in)), &out, unlink); err == nil || !strings.Contains(err.Error(), "row group 0 or its column chunks changed") {
+		t.Fatalf("unlinking without the flag: %v", err)
+	}
+	got := readFooterBytes(t, rewrite(t, in, unlink, AllowUnlinkingColumnIndexes())).Meta
+	if cc := got.RowGroups[0].Columns[0]; cc.ColumnIndexOffset.Valid || cc.ColumnIndexLength.Valid {
+		t.Error("the ColumnIndex is still linked")
+	}
+	if a, b := got.RowGroups[0].Columns[1], before.RowGroups[0].Columns[1]; !reflect.DeepEqual(a, b) {
+		t.Error("a chunk the edit left alone changed")
+	}
+	// The flag unlinks; it does not let an edit move an index or touch
+	// anything else in a chunk.
+	for name, edit := range map[string]func(*FileMetaData) error{
+		"move": func(m *FileMetaData) error { m.RowGroups[0].Columns[0].ColumnIndexOffset.V++; return nil },
+		"half": func(m *FileMetaData) error {
+			m.RowGroups[0].Columns[0].ColumnIndexOffset = thrift.Null[int64]{}
+			return nil
+		},
+		"offset index": func(m *FileMetaData) error {
+			m.RowGroups[0].Columns[0].OffsetIndexOffset = thrift.Null[int64]{}
+			return nil
+		},
+	} {
+		out.Reset()
+		err := RewriteFooter(bytes.NewReader(in), int64(len(in)), &out, edit, AllowUnlinkingColumnIndexes())
+		if err == nil || !strings.Contains(err.Error(), "column chunks changed") {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
+func TestRewriteFooterInPlaceMatchesRewriteFooter(t *testing.T) {
+	in := writeParquet(t, multimodalRows())
+	edit := annotateMultimodal()
+	want := rewrite(t, in, edit)
+	path := filepath.Join(t.TempDir(), "f.parquet")
+	if err := os.WriteFile(path, in, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := RewriteFooterInPlace(f, edit); err != nil {
+		t.Fatal(err)
+	}
+	// A refused edit leaves the file as it was.
+	refused := func(m *FileMetaData) error { m.NumRows++; return nil }
+	if err := RewriteFooterInPlace(f, refused); err == nil || !strings.Contains(err.Error(), "num_rows changed") {
+		t.Errorf("refused edit: %v", err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("in place: %d bytes, RewriteFooter: %d bytes, first difference at %d", len(got), len(want), firstDifference(got, want))
 	}
 }
