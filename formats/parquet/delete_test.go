@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/apache/iceberg-go"
-	pq "github.com/parquet-go/parquet-go"
 
 	"github.com/coltype-lab/lab/data"
 	lab "github.com/coltype-lab/lab/formats/parquet"
@@ -19,19 +18,7 @@ import (
 // footerKeys reads a file's key/value metadata with parquet-go directly.
 func footerKeys(t *testing.T, path string) map[string]string {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		t.Fatal(err)
-	}
-	pf, err := pq.OpenFile(f, st.Size())
-	if err != nil {
-		t.Fatal(err)
-	}
+	pf := openPQ(t, path)
 	out := map[string]string{}
 	for _, kv := range pf.Metadata().KeyValueMetadata {
 		out[kv.Key] = kv.Value

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io"
 	"math/big"
-	"os"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
@@ -58,7 +57,7 @@ func fixedBytesFile(t *testing.T) (string, []*big.Int) {
 // within its bounds in the column's order (signed for decimals).
 func TestFixedBytesColumnIndexes(t *testing.T) {
 	path, _ := fixedBytesFile(t)
-	pf := openParquetGo(t, path)
+	pf := openPQ(t, path)
 	nullPages := 0
 	for g, rg := range pf.RowGroups() {
 		for c, cc := range rg.ColumnChunks() {
@@ -152,7 +151,7 @@ func checkBoundaryOrder(t *testing.T, ci format.ColumnIndex, compare func(a, b [
 // decimal(38,0) column against the values written, in numeric order.
 func TestDecimalStatisticsAreSigned(t *testing.T) {
 	path, unscaled := fixedBytesFile(t)
-	pf := openParquetGo(t, path)
+	pf := openPQ(t, path)
 	for g, rg := range pf.Metadata().RowGroups {
 		lo, hi := unscaled[g*1000], unscaled[g*1000]
 		for _, v := range unscaled[g*1000 : (g+1)*1000] {
@@ -181,22 +180,4 @@ func twosComplement(b []byte) *big.Int {
 		v.Sub(v, new(big.Int).Lsh(big.NewInt(1), uint(8*len(b))))
 	}
 	return v
-}
-
-func openParquetGo(t *testing.T, path string) *pq.File {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { f.Close() })
-	st, err := f.Stat()
-	if err != nil {
-		t.Fatal(err)
-	}
-	pf, err := pq.OpenFile(f, st.Size())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return pf
 }
