@@ -299,16 +299,19 @@ func readRegistryWith(path string, visit func(*data.Record)) (int, error) {
 // time must use). The registry writes *data.Record with the typed setters
 // (write) and with boxing Set (boxed-write); it reads into a reused record
 // and takes the values with the typed getters (read) or with boxing Get
-// (get-read). The target is at most 1.10 against parquet-go.
+// (get-read). The target is at most 1.10 against parquet-go's row API,
+// the one open to schemas known at run time; the typed API's ratios are
+// reported beside it.
 //
 // Reads have two row-API baselines: rows-read touches no value (the decode
 // floor, not a reader a caller could keep rows from); rows-values-read
 // turns each row into Go values a caller can keep, a boxed int64 and a
 // copied string, and is the like-for-like of get-read.
 //
-// Every figure is the median over b.N rounds, and every ratio a ratio of
-// medians: on a shared machine one stalled round would move a mean by
-// tens of percent. Run with -benchtime 9x or more. The cpu- ratios use the
+// Every figure is the median over b.N rounds of warm runs (costs.add),
+// and every ratio a ratio of medians: on a shared machine one stalled
+// round would move a mean by tens of percent. Run with -benchtime 9x or
+// more. The cpu- ratios use the
 // process CPU time of each round, which other work on the machine
 // stretches less than wall time. The README gives measured figures.
 func BenchmarkRegistryOverhead(b *testing.B) {
@@ -370,10 +373,17 @@ func expectRows(n int, err error) error {
 // costs are the wall and process CPU times of a path's rounds.
 type costs struct{ walls, cpus []time.Duration }
 
-// add runs f on a freshly collected heap, so that no path pays for the
-// garbage of the one before it, and records what it took.
+// add runs f twice and records the second run. The first warms what the
+// path reuses across files (parquet-go's buffer pools, codec encoders);
+// the collection between them hands the second run a heap without the
+// first's garbage. A collection alone would not do: it also empties
+// sync.Pools, so every path would run cold, and not equally so (the
+// typed generic writer, for one, ran 1.3× slower cold than warm).
 func (c *costs) add(b *testing.B, f func() error) {
 	b.Helper()
+	if err := f(); err != nil {
+		b.Fatal(err)
+	}
 	runtime.GC()
 	startCPU, start := processCPU(b), time.Now()
 	if err := f(); err != nil {
