@@ -321,3 +321,90 @@ func TestReadVariantPath(t *testing.T) {
 		t.Error("path without $: no error")
 	}
 }
+
+// TestVariantCounts: a variant field's value and null counts are its
+// metadata leaf's, shredded or not, in every row group: SQL nulls count as
+// nulls, a variant holding a Variant null (genVariantJSON's "null") does
+// not. A variant inside a struct is counted the same way; metrics mode
+// none leaves a variant out.
+func TestVariantCounts(t *testing.T) {
+	inner := &iceberg.StructType{FieldList: []iceberg.NestedField{{ID: 4, Name: "w", Type: iceberg.VariantType{}}}}
+	s := iceberg.NewSchema(0, req(1, "id", iceberg.PrimitiveTypes.Int64), opt(2, "v", iceberg.VariantType{}), opt(3, "s", inner))
+	var recs []*data.Record
+	wantNulls, wantInnerNulls, variantNulls := 0, 0, 0
+	for i, r := range variantRecords(t, 700) {
+		st := data.NewStructRecord(inner)
+		switch {
+		case i%5 == 0:
+			st = nil // the struct is null, so w is too
+			wantInnerNulls++
+		case i%3 == 0:
+			wantInnerNulls++ // w is null in a present struct
+		default:
+			st.Set(0, r.Get(1))
+			if r.Get(1) == nil {
+				wantInnerNulls++
+			}
+		}
+		v := r.Get(1)
+		if v == nil {
+			wantNulls++
+		} else if v.(pvariant.Value).Type() == pvariant.Null {
+			variantNulls++
+		}
+		var sv any
+		if st != nil {
+			sv = st
+		}
+		recs = append(recs, data.Of(s, int64(i), v, sv))
+	}
+	if variantNulls == 0 || wantNulls == 0 {
+		t.Fatal("the records hold no SQL null or no Variant null: the test covers neither")
+	}
+	for name, props := range map[string]map[string]string{
+		"unshredded": {lparquet.PropRowGroupRows: "300"},
+		"shredded":   {lparquet.PropShredVariants: "true", lparquet.PropRowGroupRows: "300"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			df := writeRecords(t, tempFile(t, "v.parquet"), s, props, recs...)
+			if got := df.ValueCounts()[2]; got != int64(len(recs)) {
+				t.Errorf("value count of v %d, want %d", got, len(recs))
+			}
+			if got := df.NullValueCounts()[2]; got != int64(wantNulls) {
+				t.Errorf("null count of v %d, want %d (SQL nulls only; %d Variant nulls)", got, wantNulls, variantNulls)
+			}
+			if got := df.ValueCounts()[4]; got != int64(len(recs)) {
+				t.Errorf("value count of s.w %d, want %d", got, len(recs))
+			}
+			if got := df.NullValueCounts()[4]; got != int64(wantInnerNulls) {
+				t.Errorf("null count of s.w %d, want %d", got, wantInnerNulls)
+			}
+			if _, ok := df.LowerBoundValues()[2]; ok {
+				t.Error("v has a lower bound; the lab writes none for variants")
+			}
+		})
+	}
+	b, err := registry.DataWriteBuilder[*data.Record](registry.PARQUET, registry.LocalOutput(tempFile(t, "none.parquet")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := b.Schema(s).MetricsConfig(registry.MetricsConfig{Default: registry.MetricsMode{Kind: registry.MetricsCounts},
+		Columns: map[string]registry.MetricsMode{"v": {Kind: registry.MetricsNone}}}).Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range recs[:10] {
+		if err := w.Write(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := w.DataFile().ValueCounts()[2]; ok {
+		t.Error("v has a value count under metrics mode none")
+	}
+	if got := w.DataFile().ValueCounts()[4]; got != 10 {
+		t.Errorf("value count of s.w %d under mode counts, want 10", got)
+	}
+}

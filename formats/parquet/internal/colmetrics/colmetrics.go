@@ -27,7 +27,11 @@ type Collector struct {
 	root *node
 	// topFields are the ids of the schema's top-level fields.
 	topFields []int
-	err       error
+	// variants are the variant fields whose counts are kept: the value
+	// and null counts of a variant are those of its metadata leaf, which
+	// has no field id of its own (footerCounts).
+	variants map[int]bool
+	err      error
 }
 
 // column is one primitive field of the schema.
@@ -98,7 +102,7 @@ func NewCollector(schema *iceberg.Schema, cfg registry.MetricsConfig) (*Collecto
 		}
 	}
 
-	c := &Collector{columns: map[int]*column{}}
+	c := &Collector{columns: map[int]*column{}, variants: map[int]bool{}}
 	b := builder{c: c, names: names, cfg: cfg, seen: map[int]bool{}}
 	st := schema.AsStruct()
 	for _, f := range st.FieldList {
@@ -171,9 +175,16 @@ func (b *builder) field(id int, t iceberg.Type, nested bool) (*node, error) {
 			n.under = append(n.under, value.under...)
 		}
 		return n, nil
-	case iceberg.VariantType, iceberg.UnknownType:
-		// unknown is never stored; a variant is a Parquet group whose
-		// shredded leaves carry no Iceberg field id. Neither gets metrics here.
+	case iceberg.VariantType:
+		// A variant is a Parquet group whose leaves carry no Iceberg field
+		// id: footerCounts gives it the counts of its metadata leaf. It
+		// gets no bounds (optional in the spec's "Bounds for Variant").
+		if name, ok := b.names[id]; ok && b.cfg.ColumnMode(name).Kind != registry.MetricsNone {
+			b.c.variants[id] = true
+		}
+		return nil, nil
+	case iceberg.UnknownType:
+		// unknown is never stored.
 		return nil, nil
 	case iceberg.PrimitiveType:
 		return b.primitive(id, t, nested)
@@ -362,9 +373,24 @@ func (c *Collector) Metrics(footer *format.FileMetaData) registry.Metrics {
 // counts and null counts, for every leaf the schema knows by field id.
 func (c *Collector) footerCounts(footer *format.FileMetaData, m *registry.Metrics) {
 	ids := leafFieldIDs(footer.Schema)
+	var groups map[string]int
+	if len(c.variants) > 0 {
+		groups = groupFieldIDs(footer.Schema)
+	}
 	for _, rg := range footer.RowGroups {
 		for i := range rg.Columns {
 			md := &rg.Columns[i].MetaData
+			if path := md.PathInSchema; len(path) > 1 && path[len(path)-1] == "metadata" {
+				// A variant's metadata is required inside the variant's
+				// group: it has one value slot per variant slot and a null
+				// exactly where the variant is null (VariantEncoding.md).
+				// A non-null variant holding a Variant null is no null here.
+				if id, ok := groups[pathKey(path[:len(path)-1])]; ok && c.variants[id] {
+					m.ValueCounts[id] += md.NumValues
+					m.NullValueCounts[id] += md.Statistics.NullCount
+					continue
+				}
+			}
 			id, ok := ids[pathKey(md.PathInSchema)]
 			if !ok {
 				continue

@@ -12,27 +12,45 @@ import (
 // not be told apart. parquet-go encodes field id 0 as absent, so 0 counts as
 // no id. A malformed element list stops the walk instead of panicking.
 func leafFieldIDs(elems []format.SchemaElement) map[string]int {
+	return fieldIDs(elems, true)
+}
+
+// groupFieldIDs is leafFieldIDs for groups: the path of every group with a
+// field id (a struct, list, map or variant) to that id.
+func groupFieldIDs(elems []format.SchemaElement) map[string]int {
+	return fieldIDs(elems, false)
+}
+
+func fieldIDs(elems []format.SchemaElement, leaves bool) map[string]int {
 	ids := map[string]int{}
 	if len(elems) == 0 {
 		return ids
 	}
 	seen := map[int]int{}
+	note := func(e *format.SchemaElement, path []string) {
+		if e.FieldID != 0 {
+			id := int(e.FieldID)
+			seen[id]++
+			ids[pathKey(path)] = id
+		}
+	}
 	var walk func(i int, path []string) int
 	walk = func(i int, path []string) int {
 		e := &elems[i]
 		// Clip so that siblings never share the appended name.
 		path = append(path[:len(path):len(path)], e.Name)
 		if n := int(e.NumChildren.V); e.NumChildren.Valid && n > 0 {
+			if !leaves {
+				note(e, path)
+			}
 			next := i + 1
 			for k := 0; k < n && next < len(elems); k++ {
 				next = walk(next, path)
 			}
 			return next
 		}
-		if e.Type.Valid && e.FieldID != 0 {
-			id := int(e.FieldID)
-			seen[id]++
-			ids[pathKey(path)] = id
+		if leaves && e.Type.Valid {
+			note(e, path)
 		}
 		return i + 1
 	}
