@@ -2,6 +2,7 @@ package notebook
 
 import (
 	"bytes"
+	"context"
 	"encoding/xml"
 	"errors"
 	"fmt"
@@ -164,4 +165,18 @@ func checkSVG(path string) error {
 		return fmt.Errorf("%s: root element is %q, want svg", path, root)
 	}
 	return nil
+}
+
+// GenerateQuick runs a notebook at its test size into dir, checks its page
+// with Check for the sections in want, and returns the page: the start of
+// every notebook's test.
+func GenerateQuick(dir, name string, run Run, want ...string) (string, error) {
+	if err := Generate(context.Background(), name, Options{Quick: true, Out: dir}, run); err != nil {
+		return "", err
+	}
+	if err := Check(dir, want...); err != nil {
+		return "", err
+	}
+	page, err := os.ReadFile(filepath.Join(dir, "README.md"))
+	return string(page), err
 }

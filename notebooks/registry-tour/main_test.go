@@ -1,9 +1,6 @@
 package main
 
 import (
-	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -12,14 +9,7 @@ import (
 )
 
 func TestQuick(t *testing.T) {
-	dir := t.TempDir()
-	if err := notebook.Generate(context.Background(), "registry-tour", notebook.Options{Quick: true, Out: dir}, run); err != nil {
-		t.Fatal(err)
-	}
-	if err := notebook.Check(dir, "File formats: a closed enum", "Registered models: open row types", "The tour's transcript"); err != nil {
-		t.Fatal(err)
-	}
-	page, err := os.ReadFile(filepath.Join(dir, "README.md"))
+	page, err := notebook.GenerateQuick(t.TempDir(), "registry-tour", run, "File formats: a closed enum", "Registered models: open row types", "The tour's transcript")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,11 +23,11 @@ func TestQuick(t *testing.T) {
 		want = append(want, "| "+m.Name()+" ")
 	}
 	for _, w := range want {
-		if !strings.Contains(string(page), w) {
+		if !strings.Contains(page, w) {
 			t.Errorf("page lacks %q", w)
 		}
 	}
-	if !strings.Contains(string(page), "| 2000 |") {
+	if !strings.Contains(page, "| 2000 |") {
 		t.Error("page does not state the quick row count per model")
 	}
 }

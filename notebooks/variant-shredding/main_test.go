@@ -1,9 +1,6 @@
 package main
 
 import (
-	"context"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -13,19 +10,12 @@ import (
 )
 
 func TestQuick(t *testing.T) {
-	dir := t.TempDir()
-	if err := notebook.Generate(context.Background(), "variant-shredding", notebook.Options{Quick: true, Out: dir}, run); err != nil {
-		t.Fatal(err)
-	}
-	if err := notebook.Check(dir, "Inferred layout", "Shredded against unshredded"); err != nil {
-		t.Fatal(err)
-	}
-	page, err := os.ReadFile(filepath.Join(dir, "README.md"))
+	page, err := notebook.GenerateQuick(t.TempDir(), "variant-shredding", run, "Inferred layout", "Shredded against unshredded")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, w := range []string{"| `" + bench.VariantBenchPath + "` ", "mixed types", "| 3000 | shredded ", "| 1000 | unshredded ", "(path-read.svg)", "(costs.svg)"} {
-		if !strings.Contains(string(page), w) {
+		if !strings.Contains(page, w) {
 			t.Errorf("page lacks %q", w)
 		}
 	}

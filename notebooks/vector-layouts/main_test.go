@@ -1,9 +1,6 @@
 package main
 
 import (
-	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -12,28 +9,21 @@ import (
 )
 
 func TestQuick(t *testing.T) {
-	dir := t.TempDir()
-	if err := notebook.Generate(context.Background(), "vector-layouts", notebook.Options{Quick: true, Out: dir}, run); err != nil {
-		t.Fatal(err)
-	}
-	if err := notebook.Check(dir, "Best per layout", "Size", "Search and decode against the floor", "All combinations"); err != nil {
-		t.Fatal(err)
-	}
-	page, err := os.ReadFile(filepath.Join(dir, "README.md"))
+	page, err := notebook.GenerateQuick(t.TempDir(), "vector-layouts", run, "Best per layout", "Size", "Search and decode against the floor", "All combinations")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, l := range vector.Layouts() {
-		if !strings.Contains(string(page), "| "+l.String()+" ") {
+		if !strings.Contains(page, "| "+l.String()+" ") {
 			t.Errorf("page has no row for layout %s", l)
 		}
 	}
 	for _, svg := range []string{"size.svg", "search-floor.svg", "decode.svg"} {
-		if !strings.Contains(string(page), "("+svg+")") {
+		if !strings.Contains(page, "("+svg+")") {
 			t.Errorf("page does not show %s", svg)
 		}
 	}
-	if !strings.Contains(string(page), "2000×64") {
+	if !strings.Contains(page, "2000×64") {
 		t.Error("page does not state the quick size")
 	}
 }

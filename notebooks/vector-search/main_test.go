@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -16,18 +14,11 @@ var sections = []string{"Results"}
 
 func generate(t *testing.T) string {
 	t.Helper()
-	dir := t.TempDir()
-	if err := notebook.Generate(context.Background(), "vector-search", notebook.Options{Quick: true, Out: dir}, run); err != nil {
-		t.Fatal(err)
-	}
-	if err := notebook.Check(dir, sections...); err != nil {
-		t.Fatal(err)
-	}
-	page, err := os.ReadFile(filepath.Join(dir, "README.md"))
+	page, err := notebook.GenerateQuick(t.TempDir(), "vector-search", run, sections...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return string(page)
+	return page
 }
 
 // TestQuickWithPeers compares the lab with every peer; recall must be exact
