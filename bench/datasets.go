@@ -130,3 +130,27 @@ func Dataset(name string, n, dim, clusters, queries int, seed uint64) (data []fl
 	}
 	return data, vector.Matrix{Dim: dim, Data: qs}, nil
 }
+
+// datasetDefaults checks and fills the dataset settings the vector
+// benchmarks share: size must have rows and dimensions (what names the
+// benchmark in the error), the dataset is clustered unless named, with 64
+// clusters and seed 1 unless set.
+func datasetDefaults(what string, size Size, dataset *string, clusters *int, seed *uint64) error {
+	if size.N <= 0 || size.Dim <= 0 {
+		return fmt.Errorf("bench: %s size %v has no rows or no dimensions", what, size)
+	}
+	switch *dataset {
+	case "":
+		*dataset = "clustered"
+	case "clustered", "uniform":
+	default:
+		return fmt.Errorf("bench: unknown dataset %q (want clustered or uniform)", *dataset)
+	}
+	if *clusters <= 0 {
+		*clusters = 64
+	}
+	if *seed == 0 {
+		*seed = 1
+	}
+	return nil
+}

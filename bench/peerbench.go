@@ -327,21 +327,8 @@ func RunPeerBench(ctx context.Context, cfg PeerBenchConfig) (*PeerBenchReport, e
 }
 
 func (cfg *PeerBenchConfig) defaults() error {
-	if cfg.Size.N <= 0 || cfg.Size.Dim <= 0 {
-		return fmt.Errorf("bench: peer benchmark size %v has no rows or no dimensions", cfg.Size)
-	}
-	switch cfg.Dataset {
-	case "":
-		cfg.Dataset = "clustered"
-	case "clustered", "uniform":
-	default:
-		return fmt.Errorf("bench: unknown dataset %q (want clustered or uniform)", cfg.Dataset)
-	}
-	if cfg.Clusters <= 0 {
-		cfg.Clusters = 64
-	}
-	if cfg.Seed == 0 {
-		cfg.Seed = 1
+	if err := datasetDefaults("peer benchmark", cfg.Size, &cfg.Dataset, &cfg.Clusters, &cfg.Seed); err != nil {
+		return err
 	}
 	if cfg.Queries <= 0 {
 		cfg.Queries = 64

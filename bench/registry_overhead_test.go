@@ -118,35 +118,18 @@ func writeDirectRows(path string, ids []int64, nm []string) error {
 // the values stay in parquet-go's page buffers, valid until the next call.
 // It is the floor of decoding, not a reader a caller could keep rows from.
 func readDirectRows(path string) (int, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return 0, err
-	}
-	defer f.Close()
-	r := parquet.NewReader(f)
-	defer r.Close()
-	buf := make([]parquet.Row, 1024)
-	return countRows(func() (int, error) { return r.ReadRows(buf) })
+	return readRowAPI(path, func([]parquet.Row) {})
 }
 
 // readDirectRowValues reads through the row API and turns every row into
 // Go values a caller can keep, as a reader of dynamic schemas must: a boxed
 // int64 and a copied string (or nil) per row, in a reused []any. It is the
-// like-for-like baseline of the registry's read, which does the same into a
-// reused *data.Record.
+// like-for-like baseline of the registry's get-read, which does the same
+// from a reused *data.Record.
 func readDirectRowValues(path string) (int, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return 0, err
-	}
-	defer f.Close()
-	r := parquet.NewReader(f)
-	defer r.Close()
-	buf := make([]parquet.Row, 1024)
 	row := make([]any, 2)
-	return countRows(func() (int, error) {
-		n, err := r.ReadRows(buf)
-		for _, values := range buf[:n] {
+	return readRowAPI(path, func(rows []parquet.Row) {
+		for _, values := range rows {
 			for i, v := range values {
 				switch {
 				case v.IsNull():
@@ -159,6 +142,23 @@ func readDirectRowValues(path string) (int, error) {
 			}
 			sink = row
 		}
+	})
+}
+
+// readRowAPI reads path with parquet-go's row API, 1024 rows a call, and
+// hands each batch to visit.
+func readRowAPI(path string, visit func([]parquet.Row)) (int, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	r := parquet.NewReader(f)
+	defer r.Close()
+	buf := make([]parquet.Row, 1024)
+	return countRows(func() (int, error) {
+		n, err := r.ReadRows(buf)
+		visit(buf[:n])
 		return n, err
 	})
 }

@@ -100,17 +100,8 @@ type VectorBenchReport struct {
 // was just written), so the ratios compare decoding and scoring with memory
 // bandwidth, not with the disk.
 func RunVectorBench(cfg VectorBenchConfig) (*VectorBenchReport, error) {
-	if cfg.Size.N <= 0 || cfg.Size.Dim <= 0 {
-		return nil, fmt.Errorf("bench: vector size %v has no rows or no dimensions", cfg.Size)
-	}
-	if cfg.Dataset == "" {
-		cfg.Dataset = "clustered"
-	}
-	if cfg.Clusters <= 0 {
-		cfg.Clusters = 64
-	}
-	if cfg.Seed == 0 {
-		cfg.Seed = 1
+	if err := datasetDefaults("vector", cfg.Size, &cfg.Dataset, &cfg.Clusters, &cfg.Seed); err != nil {
+		return nil, err
 	}
 	if cfg.Runs <= 0 {
 		cfg.Runs = 3
