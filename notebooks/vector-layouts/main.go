@@ -5,6 +5,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"flag"
 	"fmt"
@@ -164,10 +165,10 @@ func label(x bench.VectorBenchResult) string {
 func findings(r *notebook.Report, rep *bench.VectorBenchReport, layouts []string) {
 	all := rep.Results
 	minBy := func(value func(bench.VectorBenchResult) float64) bench.VectorBenchResult {
-		return slices.MinFunc(all, func(a, b bench.VectorBenchResult) int { return cmpFloat(value(a), value(b)) })
+		return slices.MinFunc(all, func(a, b bench.VectorBenchResult) int { return cmp.Compare(value(a), value(b)) })
 	}
 	maxBy := func(value func(bench.VectorBenchResult) float64) bench.VectorBenchResult {
-		return slices.MaxFunc(all, func(a, b bench.VectorBenchResult) int { return cmpFloat(value(a), value(b)) })
+		return slices.MaxFunc(all, func(a, b bench.VectorBenchResult) int { return cmp.Compare(value(a), value(b)) })
 	}
 	small := minBy(func(x bench.VectorBenchResult) float64 { return x.SizeRatio })
 	big := maxBy(func(x bench.VectorBenchResult) float64 { return x.SizeRatio })
@@ -217,14 +218,4 @@ func compressionNote(dataset string, best float64) string {
 	default:
 		return fmt.Sprintf("The best combination saves %.0f%% on %s data.", (1-best)*100, dataset)
 	}
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }

@@ -5,6 +5,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"flag"
 	"fmt"
@@ -146,26 +147,10 @@ func measure(ctx context.Context, cfg config) (*searchBench, error) {
 		return ids, nil
 	}
 	batch := func() ([][]int64, error) {
-		res, err := vector.SearchFile(labFile, vector.LayoutFLBA, cfg.metric, queries, cfg.k)
-		if err != nil {
-			return nil, err
-		}
-		ids := make([][]int64, len(res))
-		for i, r := range res {
-			ids[i] = vector.IDsOf(r)
-		}
-		return ids, nil
+		return idsOf(vector.SearchFile(labFile, vector.LayoutFLBA, cfg.metric, queries, cfg.k))
 	}
 	memory := func() ([][]int64, error) {
-		res, err := vector.SearchBatch(cfg.metric, data, queries, cfg.k)
-		if err != nil {
-			return nil, err
-		}
-		ids := make([][]int64, len(res))
-		for i, r := range res {
-			ids[i] = vector.IDsOf(r)
-		}
-		return ids, nil
+		return idsOf(vector.SearchBatch(cfg.metric, data, queries, cfg.k))
 	}
 	for _, m := range []struct {
 		mode, source string
@@ -342,7 +327,7 @@ func findings(r *notebook.Report, sb *searchBench) {
 		return out
 	}
 	fastestOf := func(runs []engineRun) engineRun {
-		return slices.MinFunc(runs, func(a, b engineRun) int { return cmpFloat(a.TotalMS, b.TotalMS) })
+		return slices.MinFunc(runs, func(a, b engineRun) int { return cmp.Compare(a.TotalMS, b.TotalMS) })
 	}
 	lab := byEngine("lab")
 	labFile := lab[0] // one query at a time from the file
@@ -351,7 +336,7 @@ func findings(r *notebook.Report, sb *searchBench) {
 	r.Headline = fmt.Sprintf("At %d×%d, the lab answers a top-%d query from its Parquet file in %.2f ms (%.1f× the floor); fastest overall: %s, %.3f ms/query.",
 		cfg.n, cfg.dim, cfg.k, labFile.perQueryMS(cfg.queries), labFile.perQueryMS(cfg.queries)/floorMS, overall.name(), overall.perQueryMS(cfg.queries))
 
-	worst := slices.MinFunc(sb.runs, func(a, b engineRun) int { return cmpFloat(a.Recall, b.Recall) })
+	worst := slices.MinFunc(sb.runs, func(a, b engineRun) int { return cmp.Compare(a.Recall, b.Recall) })
 	if worst.Recall >= 0.999 {
 		r.Finding("Every engine and mode returned the true top-%d (lowest recall %.3f, %s): all of them search exactly, so only speed differs.", cfg.k, worst.Recall, worst.name())
 	} else {
@@ -377,12 +362,14 @@ func findings(r *notebook.Report, sb *searchBench) {
 	}
 }
 
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
+// idsOf is the row ids of each query's results, or err.
+func idsOf(res [][]vector.Result, err error) ([][]int64, error) {
+	if err != nil {
+		return nil, err
 	}
-	return 0
+	ids := make([][]int64, len(res))
+	for i, r := range res {
+		ids[i] = vector.IDsOf(r)
+	}
+	return ids, nil
 }
