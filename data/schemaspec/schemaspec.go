@@ -81,7 +81,7 @@ func (s *Spec) Properties() map[string]string {
 // given in plain Iceberg JSON can be typed by properties instead. A column
 // declared both ways must agree.
 func (s *Spec) Declare(props map[string]string) error {
-	for _, name := range splitList(props[PropFileColumns]) {
+	for _, name := range file.ParseColumnList(props[PropFileColumns]) {
 		if err := s.addFile(PropFileColumns, name); err != nil {
 			return err
 		}
@@ -178,14 +178,4 @@ func FromSchema(schema *iceberg.Schema, files []string, vectors []Vector) (*Spec
 		}
 	}
 	return s, nil
-}
-
-func splitList(s string) []string {
-	var out []string
-	for _, part := range strings.Split(s, ",") {
-		if part = strings.TrimSpace(part); part != "" {
-			out = append(out, part)
-		}
-	}
-	return out
 }

@@ -88,7 +88,7 @@ func planAnnotations(schema *iceberg.Schema, props map[string]string) (*annotati
 		declared[name] = prop
 		return nil
 	}
-	for _, name := range splitList(props[PropFileColumns]) {
+	for _, name := range file.ParseColumnList(props[PropFileColumns]) {
 		i, f, err := top(PropFileColumns, name)
 		if err != nil {
 			return nil, err
@@ -141,16 +141,6 @@ func vectorIDProperty(props map[string]string) (int16, error) {
 		return 0, fmt.Errorf("%s: %q must be an integer in %d..%d (1-19 are parquet-format's ids)", PropVectorLogicalTypeID, v, footer.FileID+1, math.MaxInt16)
 	}
 	return int16(n), nil
-}
-
-func splitList(s string) []string {
-	var out []string
-	for _, part := range strings.Split(s, ",") {
-		if part = strings.TrimSpace(part); part != "" {
-			out = append(out, part)
-		}
-	}
-	return out
 }
 
 // check validates the FILE values of a record that shredded cleanly (so its

@@ -1,6 +1,7 @@
 package file
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -293,5 +294,18 @@ func TestDecodeWrongGoType(t *testing.T) {
 	_, err := FromRecord(rec)
 	if err == nil || !strings.Contains(err.Error(), `FILE child "offset" (field id 2) holds int32, want int64`) {
 		t.Fatalf("error %v", err)
+	}
+}
+
+func TestParseColumnList(t *testing.T) {
+	for in, want := range map[string][]string{
+		"":                 nil,
+		" , ,":             nil,
+		"doc":              {"doc"},
+		" doc , thumb ,, ": {"doc", "thumb"},
+	} {
+		if got := ParseColumnList(in); !slices.Equal(got, want) {
+			t.Errorf("ParseColumnList(%q) = %q, want %q", in, got, want)
+		}
 	}
 }
