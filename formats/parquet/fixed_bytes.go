@@ -44,7 +44,10 @@ func (t fixedBytesType) Compare(a, b pq.Value) int {
 }
 
 func (t fixedBytesType) NewColumnIndexer(int) pq.ColumnIndexer {
-	return &fixedBytesIndexer{compare: t.Compare}
+	if t.signed {
+		return &fixedBytesIndexer{compare: compareSignedBigEndian}
+	}
+	return &fixedBytesIndexer{compare: bytes.Compare}
 }
 
 func (t fixedBytesType) NewColumnBuffer(columnIndex, numValues int) pq.ColumnBuffer {
@@ -101,7 +104,7 @@ func (p signedBytesPage) Bounds() (min, max pq.Value, ok bool) {
 // fixedBytesIndexer builds a ColumnIndex with one entry per page in every
 // list: the page's bounds, or empty ones for a page without (all null).
 type fixedBytesIndexer struct {
-	compare    func(a, b pq.Value) int
+	compare    func(a, b []byte) int
 	nullPages  []bool
 	nullCounts []int64
 	mins, maxs [][]byte
@@ -145,8 +148,8 @@ func (i *fixedBytesIndexer) boundaryOrder() format.BoundaryOrder {
 			continue
 		}
 		if last >= 0 {
-			cmpMin := i.compare(pq.FixedLenByteArrayValue(i.mins[last]), pq.FixedLenByteArrayValue(i.mins[p]))
-			cmpMax := i.compare(pq.FixedLenByteArrayValue(i.maxs[last]), pq.FixedLenByteArrayValue(i.maxs[p]))
+			cmpMin := i.compare(i.mins[last], i.mins[p])
+			cmpMax := i.compare(i.maxs[last], i.maxs[p])
 			asc = asc && cmpMin <= 0 && cmpMax <= 0
 			desc = desc && cmpMin >= 0 && cmpMax >= 0
 		}
