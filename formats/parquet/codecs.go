@@ -21,64 +21,55 @@ import (
 // VECTOR page writer and any code using parquet-go directly draw on one
 // pool of encoders. The codecs are safe for concurrent use.
 
-// codecKey names one shared codec; level is -1 for the codec's default.
+// codecKey names a shared codec at a level other than the default.
 type codecKey struct {
 	name  string
 	level int
 }
 
-var sharedCodecs sync.Map // codecKey -> compress.Codec
+var leveledCodecs sync.Map // codecKey -> compress.Codec
 
-// sharedCodec returns the process's codec for name at level, creating it on
-// first use. name is lower case; an unknown name or a level the codec
-// cannot take is an error naming the property.
+// sharedCodec returns the process's codec for name at level (-1 for the
+// default), creating it on first use. name is lower case; an unknown name
+// or a level the codec cannot take is an error naming the property.
 func sharedCodec(name string, level int) (compress.Codec, error) {
-	key := codecKey{name, level}
 	switch name {
 	case "zstd":
-		if level >= 0 {
-			// Many zstd levels map to one encoder level: share by that.
-			key.level = int(kzstd.EncoderLevelFromZstd(level))
+		if level < 0 {
+			return &pq.Zstd, nil
 		}
+		// Many zstd levels map to one encoder level: share by that.
+		l := kzstd.EncoderLevelFromZstd(level)
+		if l == zstd.DefaultLevel {
+			return &pq.Zstd, nil
+		}
+		return leveledCodec(codecKey{name, int(l)}, func() compress.Codec { return &zstd.Codec{Level: l} }), nil
 	case "gzip":
 		if level < -2 || level > 9 {
 			return nil, fmt.Errorf("%s: gzip level %d is outside -2..9", PropCompressionLevel, level)
 		}
-	case "snappy", "lz4", "brotli", "uncompressed", "none":
-		key.level = -1 // these take no level
-	default:
-		return nil, fmt.Errorf("%s: unsupported codec %q (want zstd, snappy, gzip, lz4, brotli or uncompressed)", PropCompressionCodec, name)
+		if level == gzip.DefaultCompression {
+			return &pq.Gzip, nil
+		}
+		// -2 is gzip.HuffmanOnly.
+		return leveledCodec(codecKey{name, level}, func() compress.Codec { return &gzip.Codec{Level: level} }), nil
+	case "snappy": // snappy, lz4 and brotli take no level
+		return &pq.Snappy, nil
+	case "lz4":
+		return &pq.Lz4Raw, nil
+	case "brotli":
+		return &pq.Brotli, nil
+	case "uncompressed", "none":
+		return &pq.Uncompressed, nil
 	}
-	if c, ok := sharedCodecs.Load(key); ok {
-		return c.(compress.Codec), nil
-	}
-	c, _ := sharedCodecs.LoadOrStore(key, newCodec(key))
-	return c.(compress.Codec), nil
+	return nil, fmt.Errorf("%s: unsupported codec %q (want zstd, snappy, gzip, lz4, brotli or uncompressed)", PropCompressionCodec, name)
 }
 
-// newCodec builds the codec key names; sharedCodec has checked the key.
-func newCodec(key codecKey) compress.Codec {
-	if key.level == -1 {
-		switch key.name {
-		case "zstd":
-			return &pq.Zstd
-		case "gzip":
-			return &pq.Gzip
-		case "snappy":
-			return &pq.Snappy
-		case "lz4":
-			return &pq.Lz4Raw
-		case "brotli":
-			return &pq.Brotli
-		}
-		return &pq.Uncompressed
+// leveledCodec is the codec under key, made by newCodec on first use.
+func leveledCodec(key codecKey, newCodec func() compress.Codec) compress.Codec {
+	if c, ok := leveledCodecs.Load(key); ok {
+		return c.(compress.Codec)
 	}
-	switch key.name {
-	case "zstd":
-		return &zstd.Codec{Level: kzstd.EncoderLevel(key.level)}
-	case "gzip":
-		// -2 is gzip.HuffmanOnly.
-		return &gzip.Codec{Level: key.level}
-	}
-	panic("newCodec: " + key.name + " takes no level") // sharedCodec keys these at -1
+	c, _ := leveledCodecs.LoadOrStore(key, newCodec())
+	return c.(compress.Codec)
 }
