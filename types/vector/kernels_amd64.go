@@ -2,13 +2,16 @@
 
 package vector
 
-import "unsafe"
+import (
+	"unsafe"
+
+	"golang.org/x/sys/cpu"
+)
 
 // haveFMA gates the assembly kernels: AVX2 and FMA with the OS saving the
-// YMM registers. Without them the pure Go unrolled kernels run instead.
-var haveFMA = hasAVX2FMA()
-
-func hasAVX2FMA() bool
+// YMM registers (x/sys/cpu's HasAVX and HasAVX2 check XCR0). Without them
+// the pure Go unrolled kernels run instead.
+var haveFMA = cpu.X86.HasAVX && cpu.X86.HasAVX2 && cpu.X86.HasFMA
 
 //go:noescape
 func dotFMA(a, b unsafe.Pointer, n int) float32

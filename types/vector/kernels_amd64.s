@@ -8,34 +8,6 @@
 // step into the first, then the lanes are summed in a fixed order, then the
 // scalar tail is added element by element.
 
-// func hasAVX2FMA() bool
-TEXT ·hasAVX2FMA(SB), NOSPLIT, $0-1
-	MOVL $1, AX
-	XORL CX, CX
-	CPUID
-	// FMA (bit 12), OSXSAVE (bit 27), AVX (bit 28) of ECX.
-	MOVL CX, R8
-	ANDL $0x18001000, R8
-	CMPL R8, $0x18001000
-	JNE  no
-	// The OS saves the YMM state: XCR0 bits 1 and 2.
-	XORL CX, CX
-	XGETBV
-	ANDL $6, AX
-	CMPL AX, $6
-	JNE  no
-	// AVX2: leaf 7, subleaf 0, EBX bit 5.
-	MOVL $7, AX
-	XORL CX, CX
-	CPUID
-	ANDL $0x20, BX
-	JZ   no
-	MOVB $1, ret+0(FP)
-	RET
-no:
-	MOVB $0, ret+0(FP)
-	RET
-
 // hsum folds Y0's eight lanes into the low lane of X0, in a fixed order.
 #define HSUM \
 	VEXTRACTF128 $1, Y0, X1 \

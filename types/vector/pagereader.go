@@ -11,7 +11,6 @@ import (
 	"sync"
 	"unsafe"
 
-	"github.com/parquet-go/parquet-go/compress"
 	"github.com/parquet-go/parquet-go/encoding/bytestreamsplit"
 	"github.com/parquet-go/parquet-go/encoding/rle"
 	"github.com/parquet-go/parquet-go/encoding/thrift"
@@ -72,7 +71,6 @@ func (f *File) mapForScan() {
 type chunk struct {
 	firstRow, rows int64
 	meta           *footer.ColumnMetaData
-	codec          compress.Codec
 	start, end     int64 // byte range of the pages
 	// pages from the OffsetIndex, nil when the file has none.
 	pages []format.PageLocation
@@ -131,13 +129,23 @@ func (f *File) Close() error {
 // bytesAt returns n bytes of the file at off: a view of the mapping when
 // there is one (the caller must not modify it), else a new buffer.
 func (f *File) bytesAt(n int, off int64) ([]byte, error) {
+	return f.bytesInto(nil, n, off)
+}
+
+// bytesInto is bytesAt reading into scratch when the file is not mapped and
+// scratch holds n bytes, so that a loop reading many ranges allocates once.
+func (f *File) bytesInto(scratch []byte, n int, off int64) ([]byte, error) {
 	if f.mapped != nil {
 		if off < 0 || off+int64(n) > int64(len(f.mapped)) {
 			return nil, io.ErrUnexpectedEOF
 		}
 		return f.mapped[off : off+int64(n) : off+int64(n)], nil
 	}
-	buf := make([]byte, n)
+	buf := scratch[:0]
+	if cap(buf) < n {
+		buf = make([]byte, n)
+	}
+	buf = buf[:n]
 	if err := readAt(f.r, buf, off); err != nil {
 		return nil, err
 	}
@@ -187,8 +195,7 @@ func openReaderColumn(r io.ReaderAt, size int64, path, column string) (*File, er
 			return nil, fmt.Errorf("%s: no column chunk with metadata", where)
 		}
 		m := cc.MetaData
-		codec, ok := parquetCodecs[m.Codec]
-		if !ok {
+		if _, ok := parquetCodecs[m.Codec]; !ok {
 			return nil, fmt.Errorf("%s: codec %v is not supported (want UNCOMPRESSED, SNAPPY, ZSTD or LZ4_RAW)", where, m.Codec)
 		}
 		if m.DictionaryPageOffset.Valid && m.DictionaryPageOffset.V > 0 {
@@ -198,7 +205,7 @@ func openReaderColumn(r io.ReaderAt, size int64, path, column string) (*File, er
 			return nil, fmt.Errorf("%s: num_values %d ≠ %d rows × vector_length %d: the declared vector_length disagrees with the data",
 				where, m.NumValues, rg.NumRows, info.Dim)
 		}
-		c := chunk{firstRow: row, rows: rg.NumRows, meta: m, codec: codec,
+		c := chunk{firstRow: row, rows: rg.NumRows, meta: m,
 			start: m.DataPageOffset, end: m.DataPageOffset + m.TotalCompressedSize}
 		if c.start < 4 || c.end > size || c.start > c.end {
 			return nil, fmt.Errorf("%s: pages at bytes [%d, %d) lie outside the %d-byte file", where, c.start, c.end, size)
@@ -673,10 +680,10 @@ func (f *File) decodeBody(pl pageLayout, c *chunk, body []byte, wantDim int, buf
 				return decodedPage{}, err
 			}
 		}
+		// After a level prefix the values may not start on a 4-byte
+		// boundary; decodeFloats views them unaligned where the CPU allows
+		// and copies them where it does not.
 		vals = raw
-		if pl.compressed {
-			vals = realign(vals)
-		}
 	}
 	nv := pl.numValues
 	var reps, defs []byte
@@ -720,17 +727,6 @@ func (f *File) decodeBody(pl pageLayout, c *chunk, body []byte, wantDim int, buf
 	default:
 		return assembleList(info, nv, reps, defs, elems, wantDim)
 	}
-}
-
-// realign returns b, or a copy of it when it does not start on a 4-byte
-// boundary (decompressors return what they allocate; this is rare).
-func realign(b []byte) []byte {
-	if len(b) == 0 || uintptr(unsafe.Pointer(unsafe.SliceData(b)))%4 == 0 {
-		return b
-	}
-	c := alignedBody(len(b), 0)
-	copy(c, b)
-	return c
 }
 
 func lengthPrefixed(b []byte, what string) (section, rest []byte, err error) {

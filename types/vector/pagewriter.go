@@ -219,10 +219,16 @@ func writeParquetGo(w io.Writer, col Column, opts WriteOptions) error {
 					row[j] = parquet.NullValue().Level(rep, maxDef-1, 0)
 					continue
 				}
-				if opts.Element == Float32 {
+				switch opts.Element {
+				case Float32:
 					row[j] = parquet.FloatValue(col.Data[i*dim+j]).Level(rep, maxDef, 0)
 					continue
+				case Float64:
+					row[j] = parquet.DoubleValue(float64(col.Data[i*dim+j])).Level(rep, maxDef, 0)
+					continue
 				}
+				// The rest go through their stored bytes: FIXED_LEN_BYTE_ARRAY
+				// values alias them, and int8 is range-checked on the way.
 				at := len(cells)
 				if cells, err = opts.Element.appendStored(cells, col.Data[i*dim+j]); err != nil {
 					return fmt.Errorf("row %d, element %d: %w", i, j, err)

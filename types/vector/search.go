@@ -293,8 +293,6 @@ func newScorer(metric Metric, queries Matrix, k int) *scorer {
 		q:    alignedFloat32s(m * st),
 		qq:   make([]float32, m),
 		tops: make([]*TopK, m),
-		tile: alignedFloat32s(tileRows * st),
-		xx:   make([]float32, tileRows),
 	}
 	for i := range m {
 		q := s.q[i*st : i*st+dim]
@@ -303,6 +301,10 @@ func newScorer(metric Metric, queries Matrix, k int) *scorer {
 		s.tops[i] = NewTopK(k, metric)
 	}
 	if m > 1 {
+		// Only the tiled path uses these; one query is scored in place
+		// (scoreOne).
+		s.tile = alignedFloat32s(tileRows * st)
+		s.xx = make([]float32, tileRows)
 		s.prod = make([]float32, tileQueries*tileRows)
 	}
 	return s

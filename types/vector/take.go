@@ -175,7 +175,8 @@ func (f *File) takeFixed(ref pageRef, pl pageLayout, local []int) ([][]float32, 
 			}
 		}
 	} else if info.MaxDef > 0 {
-		lenb, err := f.bytesAt(4, body)
+		var lenScratch [4]byte
+		lenb, err := f.bytesInto(lenScratch[:], 4, body)
 		if err != nil {
 			return nil, fmt.Errorf("%s: page at byte %d: %w", info.Path, ref.offset, err)
 		}
@@ -193,6 +194,7 @@ func (f *File) takeFixed(ref pageRef, pl pageLayout, local []int) ([][]float32, 
 		valuesAt += 4 + n
 	}
 	out := make([][]float32, len(local))
+	var scratch []byte // one row's bytes when the file is not mapped
 	// present-before counts, computed once when there are levels
 	var before []int
 	if defs != nil {
@@ -219,9 +221,12 @@ func (f *File) takeFixed(ref pageRef, pl pageLayout, local []int) ([][]float32, 
 		if off+int64(vecBytes) > body+int64(pl.h.CompressedPageSize) {
 			return nil, fmt.Errorf("%s: page at byte %d: value %d lies past the page end", info.Path, ref.offset, j)
 		}
-		buf, err := f.bytesAt(vecBytes, off)
+		buf, err := f.bytesInto(scratch, vecBytes, off)
 		if err != nil {
 			return nil, fmt.Errorf("%s: row at byte %d: %w", info.Path, off, err)
+		}
+		if f.mapped == nil {
+			scratch = buf
 		}
 		v, err := decode(make([]float32, 0, dim), buf)
 		if err != nil {
