@@ -11,7 +11,6 @@
 package peers
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -22,10 +21,12 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/coltype-lab/lab/internal/labroot"
 )
 
 // ModulePath is the lab's module; Dir looks for the go.mod that declares it.
-const ModulePath = "github.com/coltype-lab/lab"
+const ModulePath = labroot.ModulePath
 
 // DirEnv, when set, names the peers directory and overrides the search.
 const DirEnv = "LAB_PEERS_DIR"
@@ -150,7 +151,7 @@ func Dir() (string, error) {
 		starts = append(starts, filepath.Dir(file))
 	}
 	for _, start := range starts {
-		if root, ok := moduleRoot(start); ok {
+		if root, ok := labroot.Find(start); ok {
 			dir := filepath.Join(root, "bench", "peers")
 			if _, err := os.Stat(filepath.Join(dir, "package.json")); err == nil {
 				return dir, nil
@@ -159,34 +160,6 @@ func Dir() (string, error) {
 	}
 	return "", fmt.Errorf("cannot find bench/peers: no go.mod of module %s above %s; set %s",
 		ModulePath, strings.Join(starts, " or "), DirEnv)
-}
-
-// moduleRoot walks up from dir to the nearest go.mod and reports whether it
-// declares the lab's module.
-func moduleRoot(dir string) (string, bool) {
-	for {
-		if f, err := os.Open(filepath.Join(dir, "go.mod")); err == nil {
-			ok := declaresModule(f)
-			f.Close()
-			return dir, ok
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", false
-		}
-		dir = parent
-	}
-}
-
-func declaresModule(f *os.File) bool {
-	s := bufio.NewScanner(f)
-	for s.Scan() {
-		fields := strings.Fields(s.Text())
-		if len(fields) >= 2 && fields[0] == "module" {
-			return strings.Trim(fields[1], `"`) == ModulePath
-		}
-	}
-	return false
 }
 
 // pythonImports checks that python can import the modules, remembering the

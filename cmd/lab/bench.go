@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -133,9 +132,7 @@ func parseBenchSize(s string, quick bool) (bench.Size, error) {
 // Markdown tables.
 func printReport(cmd *cobra.Command, asJSON bool, rep interface{ Markdown() string }) error {
 	if asJSON {
-		enc := json.NewEncoder(cmd.OutOrStdout())
-		enc.SetIndent("", "  ")
-		return enc.Encode(rep)
+		return writeJSON(cmd.OutOrStdout(), rep)
 	}
 	_, err := fmt.Fprint(cmd.OutOrStdout(), rep.Markdown())
 	return err

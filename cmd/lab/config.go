@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"slices"
@@ -34,9 +33,7 @@ func newConfigCommand(v *viper.Viper) *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			settings := effectiveSettings(v)
 			if asJSON {
-				enc := json.NewEncoder(cmd.OutOrStdout())
-				enc.SetIndent("", "  ")
-				return enc.Encode(struct {
+				return writeJSON(cmd.OutOrStdout(), struct {
 					ConfigFile string    `json:"config_file"`
 					Settings   []setting `json:"settings"`
 				}{v.ConfigFileUsed(), settings})
@@ -89,7 +86,7 @@ func effectiveSettings(v *viper.Viper) []setting {
 }
 
 func envName(key string) string {
-	return "LAB_" + strings.ToUpper(strings.NewReplacer(".", "_", "-", "_").Replace(key))
+	return "LAB_" + strings.ToUpper(envKeyReplacer.Replace(key))
 }
 
 func envSet(key string) bool {

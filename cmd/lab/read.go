@@ -99,9 +99,7 @@ func runRead(cmd *cobra.Command, path, formatName string, columns []string, limi
 		if err != nil {
 			return usageError{fmt.Errorf("--columns: %w (columns: %s)", err, strings.Join(topLevelNames(spec.Schema), ", "))}
 		}
-		// Select's schema is built without NewSchema, so its NameMapping
-		// dereferences nil, which the Avro reader calls; rebuild it.
-		proj := iceberg.NewSchemaWithIdentifiers(sel.ID, sel.IdentifierFieldIDs, sel.Fields()...)
+		proj := sel // the Avro reader rebuilds it for its name mapping
 		b.Project(proj)
 		if spec, err = schemaspec.FromSchema(proj, projectedFiles(spec, proj), projectedVectors(spec, proj)); err != nil {
 			return fmt.Errorf("%s: %w", path, err)
@@ -199,7 +197,7 @@ func readFileSpec(in registry.InputFile, shown string, format registry.FileForma
 			case footer.KindFile:
 				files = append(files, a.Path[0])
 			case footer.KindVector:
-				et, ok := vectorElementOf(a.Element)
+				et, ok := vector.ElementFromParquetName(a.Element)
 				if !ok {
 					continue // a layout other than flat FIXED_LEN_BYTE_ARRAY
 				}
@@ -234,16 +232,6 @@ func readFileSpec(in registry.InputFile, shown string, format registry.FileForma
 		return spec, nil
 	}
 	return nil, usageError{fmt.Errorf("lab read reads Parquet and Avro files, not %s", format)}
-}
-
-// vectorElementOf maps a VECTOR annotation's element name to the element type.
-func vectorElementOf(name string) (vector.ElementType, bool) {
-	for _, et := range vector.ElementTypes() {
-		if n, ok := et.ParquetElement(); ok && n == name {
-			return et, true
-		}
-	}
-	return 0, false
 }
 
 func projectedFiles(spec *schemaspec.Spec, proj *iceberg.Schema) []string {

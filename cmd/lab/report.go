@@ -1,9 +1,7 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"go/parser"
@@ -15,6 +13,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/coltype-lab/lab/internal/labroot"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/viper"
@@ -84,9 +84,7 @@ Needs the Go toolchain and the lab's source tree (run it inside it).`,
 			}
 			fmt.Fprintf(cmd.ErrOrStderr(), "report: wrote %s\n", filepath.Join(out, "README.md"))
 			if v.GetBool("report.json") {
-				enc := json.NewEncoder(cmd.OutOrStdout())
-				enc.SetIndent("", "  ")
-				if err := enc.Encode(results); err != nil {
+				if err := writeJSON(cmd.OutOrStdout(), results); err != nil {
 					return err
 				}
 			}
@@ -181,37 +179,16 @@ func (r reportRun) runOne(bin, name string) error {
 
 func indentLines(s string) string { return strings.ReplaceAll(strings.TrimSpace(s), "\n", "\n    ") }
 
-// moduleRoot walks up from the working directory to the lab's go.mod.
+// moduleRoot is the lab's source tree above the working directory.
 func moduleRoot() (string, error) {
 	dir, err := os.Getwd()
 	if err != nil {
 		return "", err
 	}
-	for {
-		if isLabModule(filepath.Join(dir, "go.mod")) {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("report runs the notebooks from the lab's source tree: run it inside a checkout (no go.mod of github.com/coltype-lab/lab above the working directory)")
-		}
-		dir = parent
+	if root, ok := labroot.Find(dir); ok {
+		return root, nil
 	}
-}
-
-func isLabModule(gomod string) bool {
-	f, err := os.Open(gomod)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if fields := strings.Fields(sc.Text()); len(fields) == 2 && fields[0] == "module" {
-			return fields[1] == "github.com/coltype-lab/lab"
-		}
-	}
-	return false
+	return "", errors.New("report runs the notebooks from the lab's source tree: run it inside a checkout (no go.mod of " + labroot.ModulePath + " above the working directory)")
 }
 
 // findNotebooks lists the folders under dir that hold a notebook: a main.go

@@ -52,7 +52,7 @@ const defaultConfigFile = "lab.yaml"
 // flags bound by each command sit on top.
 func loadConfig(v *viper.Viper, file string) error {
 	v.SetEnvPrefix("LAB")
-	v.SetEnvKeyReplacer(strings.NewReplacer(".", "_", "-", "_"))
+	v.SetEnvKeyReplacer(envKeyReplacer)
 	v.AutomaticEnv()
 	if file == "" {
 		// Only lab.yaml itself: viper's name search would also take a file
@@ -82,3 +82,7 @@ func usageArgs(check cobra.PositionalArgs) cobra.PositionalArgs {
 		return nil
 	}
 }
+
+// envKeyReplacer turns a setting's key into the rest of its LAB_
+// environment variable's name (bench.vectors.size: BENCH_VECTORS_SIZE).
+var envKeyReplacer = strings.NewReplacer(".", "_", "-", "_")

@@ -121,9 +121,7 @@ func runVariantAnalyze(out io.Writer, input, column string, rows int, write stri
 		a.Written = write
 	}
 	if asJSON {
-		enc := json.NewEncoder(out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(a)
+		return writeJSON(out, a)
 	}
 	fmt.Fprintf(out, "%s: %d values; layout inferred from %d rows (%d non-null)\n\n", input, len(values), rep.Rows, rep.NonNull)
 	fmt.Fprintf(out, "%-32s %6s %5s  %-34s %s\n", "path", "rows", "freq", "types", "admitted / reason")

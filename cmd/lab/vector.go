@@ -134,9 +134,7 @@ func runVectorSearch(out io.Writer, path string, o vectorSearchOptions) error {
 			}
 			doc.Results = append(doc.Results, hits)
 		}
-		enc := json.NewEncoder(out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(doc)
+		return writeJSON(out, doc)
 	}
 	fmt.Fprintf(out, "%s: %s, %d rows × %d, metric %v, top %d\n", path, info.Layout, info.Rows, info.Dim, metric, o.k)
 	for qi, rs := range res {
@@ -279,9 +277,7 @@ func runVectorTake(out io.Writer, path, rowList, column string, asJSON bool) err
 			}
 			doc.Rows = append(doc.Rows, row{Row: rows[i], Vector: jv})
 		}
-		enc := json.NewEncoder(out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(doc)
+		return writeJSON(out, doc)
 	}
 	for i, v := range vecs {
 		if v == nil {

@@ -2,8 +2,8 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/csv"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -294,7 +294,7 @@ func readJSONLines(in io.Reader, codec *jsonrow.Codec, rowErr func(int, error) e
 	for line := 1; ; line++ {
 		b, err := r.ReadBytes('\n')
 		if len(b) > 0 {
-			if trimmed := strings.TrimSpace(string(b)); trimmed != "" {
+			if len(bytes.TrimSpace(b)) != 0 {
 				rec, derr := codec.DecodeJSON(b)
 				if derr != nil {
 					return rowErr(line, derr)
@@ -442,9 +442,7 @@ func printDataFile(w io.Writer, path string, schema *iceberg.Schema, df iceberg.
 		s.Columns = append(s.Columns, c)
 	}
 	if asJSON {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(s)
+		return writeJSON(w, s)
 	}
 	fmt.Fprintf(w, "wrote %s: %s, %d records, %d bytes\n", s.Path, s.Format, s.RecordCount, s.FileSizeBytes)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)

@@ -324,7 +324,7 @@ func detectLayout(meta *footer.FileMetaData, column string) (FileInfo, []string,
 			info.Element = hint
 		}
 		if ann != nil && ann.Element != "" {
-			t, ok := elementFromParquetName(ann.Element)
+			t, ok := ElementFromParquetName(ann.Element)
 			if !ok {
 				return info, nil, fmt.Errorf("column %s: VECTOR element %q is not one of FLOAT, DOUBLE, FLOAT16, INT8", name, ann.Element)
 			}

@@ -146,9 +146,9 @@ func elementFromLeaf(e *footer.SchemaElement, hint ElementType) (ElementType, er
 	return t, nil
 }
 
-// elementFromParquetName maps an annotation's element name (FLOAT, DOUBLE,
+// ElementFromParquetName maps a VECTOR annotation's element name (FLOAT, DOUBLE,
 // FLOAT16, INT8) back to the element type.
-func elementFromParquetName(name string) (ElementType, bool) {
+func ElementFromParquetName(name string) (ElementType, bool) {
 	for _, t := range elementTypes {
 		if n, ok := t.ParquetElement(); ok && n == name {
 			return t, true

@@ -537,10 +537,8 @@ func (b *builder) flatVectorOf(n *Node) *Vector {
 			v.Layout = fmt.Sprintf("invalid: the mirror's element %q has no width", a.Element)
 			return v
 		}
-		for _, t := range vector.ElementTypes() {
-			if name, ok := t.ParquetElement(); ok && name == a.Element {
-				v.Element = t.String()
-			}
+		if t, ok := vector.ElementFromParquetName(a.Element); ok {
+			v.Element = t.String()
 		}
 		v.Dim, v.DimSource = *n.TypeLength/width, "type_length"
 		if *n.TypeLength%width != 0 || (a.VectorLength > 0 && a.VectorLength != v.Dim) {
