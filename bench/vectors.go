@@ -270,12 +270,9 @@ func searchPeak(f *vector.File, q vector.Matrix, k int) (float64, error) {
 func (r *VectorBenchReport) measurePeakScaling(cfg VectorBenchConfig, dir string, q vector.Matrix) error {
 	enc, codec := cfg.Encodings[len(cfg.Encodings)-1], cfg.Codecs[len(cfg.Codecs)-1]
 	quarter := max(r.N/4, 1)
-	var data []float32
-	switch r.Dataset {
-	case "clustered":
-		data = Clustered(quarter, r.Dim, cfg.Clusters, cfg.Seed)
-	default:
-		data = Uniform(quarter, r.Dim, cfg.Seed)
+	data, _, err := Dataset(r.Dataset, quarter, r.Dim, cfg.Clusters, 0, cfg.Seed)
+	if err != nil {
+		return err
 	}
 	// Write first, then drop the data: a live dataset would raise the
 	// garbage collector's target and with it the sampled peak.

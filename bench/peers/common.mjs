@@ -86,8 +86,9 @@ export function jsonSafe(v) {
   if (v instanceof Date) return v.toISOString();
   if (Array.isArray(v)) return v.map(jsonSafe);
   if (v instanceof Map) return Object.fromEntries([...v].map(([k, x]) => [String(k), jsonSafe(x)]));
-  if (typeof v[Symbol.iterator] === 'function' && typeof v.toArray === 'function') {
-    // an apache-arrow Vector (a list cell)
+  if (typeof v[Symbol.iterator] === 'function' && typeof v.toArray === 'function' && v[Symbol.toStringTag] !== 'Row') {
+    // an apache-arrow Vector (a list cell); its struct and map rows, which
+    // iterate as [key, value] pairs, take the toJSON branch below
     return Array.from(v, jsonSafe);
   }
   if (typeof v.toJSON === 'function') {

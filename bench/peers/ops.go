@@ -27,24 +27,10 @@ type ReadResult struct {
 	TimingsMS map[string]float64 `json:"timings_ms"`
 }
 
-type readRequest struct {
-	Op    string `json:"op"`
-	File  string `json:"file"`
-	Limit *int   `json:"limit,omitempty"`
-}
-
 // Read asks a reader peer (one of Readers) for the first limit rows of a
 // Parquet file; limit < 0 reads them all.
 func Read(ctx context.Context, p Peer, file string, limit int) (*ReadResult, error) {
-	req := readRequest{Op: "read", File: file}
-	if limit >= 0 {
-		req.Limit = &limit
-	}
-	var res ReadResult
-	if err := Run(ctx, p, req, &res); err != nil {
-		return nil, err
-	}
-	return &res, nil
+	return ReadWith(ctx, p, file, ReadOptions{Limit: limit})
 }
 
 // Hits is one query's answer, best first. Scores are cosine similarity,

@@ -3,30 +3,8 @@
 // op read {file, limit?} -> {peer, columns:[{name,type}], rows:[{...}], num_rows, timings_ms}
 import { readFile } from 'node:fs/promises';
 import { readParquet, ParquetFile } from 'parquet-wasm';
-import { tableFromIPC, Type } from 'apache-arrow';
+import { tableFromIPC } from 'apache-arrow';
 import { main, required, jsonSafe, now } from './common.mjs';
-
-// arrowJSON converts one Arrow value by its type: a struct row becomes an
-// object keyed by field name (jsonSafe alone would iterate a StructRow as
-// [name, value] pairs), lists convert element by element with the element's
-// type, everything else goes through jsonSafe.
-function arrowJSON(type, v) {
-  if (v === null || v === undefined) return null;
-  switch (type.typeId) {
-    case Type.Struct: {
-      const out = {};
-      for (const f of type.children) out[f.name] = arrowJSON(f.type, v[f.name]);
-      return out;
-    }
-    case Type.List:
-    case Type.FixedSizeList: {
-      const child = type.children[0].type;
-      return Array.from(v, (x) => arrowJSON(child, x));
-    }
-    default:
-      return jsonSafe(v);
-  }
-}
 
 await main({
   async read(req) {
@@ -43,7 +21,7 @@ await main({
     const rows = [];
     for (let i = 0; i < n; i++) {
       const row = {};
-      for (const f of table.schema.fields) row[f.name] = arrowJSON(f.type, table.getChild(f.name).get(i));
+      for (const f of table.schema.fields) row[f.name] = jsonSafe(table.getChild(f.name).get(i));
       rows.push(row);
     }
     const t2 = now();

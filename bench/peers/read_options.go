@@ -12,7 +12,7 @@ type ReadOptions struct {
 	BinaryAsBytes bool
 }
 
-type readWithRequest struct {
+type readRequest struct {
 	Op            string `json:"op"`
 	File          string `json:"file"`
 	Limit         *int   `json:"limit,omitempty"`
@@ -21,7 +21,7 @@ type readWithRequest struct {
 
 // ReadWith is Read with options.
 func ReadWith(ctx context.Context, p Peer, file string, opts ReadOptions) (*ReadResult, error) {
-	req := readWithRequest{Op: "read", File: file, BinaryAsBytes: opts.BinaryAsBytes}
+	req := readRequest{Op: "read", File: file, BinaryAsBytes: opts.BinaryAsBytes}
 	if opts.Limit >= 0 {
 		req.Limit = &opts.Limit
 	}

@@ -19,9 +19,10 @@ func arrowRows(schema *arrow.Schema, batches []arrow.RecordBatch) (*Output, erro
 		out.Columns = append(out.Columns, Column{Name: f.Name, Type: f.Type.String()})
 	}
 	for _, b := range batches {
+		fields := b.Schema().Fields() // a copy per call
 		for r := 0; r < int(b.NumRows()); r++ {
 			row := map[string]any{}
-			for c, f := range b.Schema().Fields() {
+			for c, f := range fields {
 				v, err := arrowValue(b.Column(c), r)
 				if err != nil {
 					return nil, fmt.Errorf("column %s row %d: %w", f.Name, len(out.Rows), err)

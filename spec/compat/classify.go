@@ -74,7 +74,10 @@ func Classify(c Case, out *Output, err error) Cell {
 			return Cell{Class: Typed, Note: colType}
 		}
 	}
-	physicalDiff := diffRows(physical, gotRows)
+	physicalDiff := meaningDiff
+	if c.PhysicalRows != nil {
+		physicalDiff = diffRows(physical, gotRows)
+	}
 	if physicalDiff == "" || meaningDiff == "" {
 		return Cell{Class: Physical, Note: colType}
 	}

@@ -18,6 +18,7 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/coltype-lab/lab/bench/peers"
 	"github.com/coltype-lab/lab/spec/golden"
 )
 
@@ -45,11 +46,9 @@ const (
 func Classes() []Class { return []Class{Typed, Physical, Error, Crash, Wrong} }
 
 // Column is a top-level column as a reader reports it; Type is the
-// reader's own spelling.
-type Column struct {
-	Name string `json:"name"`
-	Type string `json:"type"`
-}
+// reader's own spelling. It is the peers' column, which the Go readers
+// fill too.
+type Column = peers.Column
 
 // Output is what a reader returned: its columns and every row in the
 // common JSON form (numbers as json.Number after normalise).

@@ -111,14 +111,7 @@ func parquetGoValue(n pq.Node, v any) any {
 		}
 		return out
 	}
-	if xs, ok := v.([]any); ok { // a repeated group or leaf
-		out := make([]any, len(xs))
-		for i, x := range xs {
-			out[i] = x
-		}
-		return out
-	}
-	return v
+	return v // a leaf, or the values of a repeated group or leaf as they are
 }
 
 func isText(n pq.Node) bool {

@@ -238,10 +238,7 @@ func peerReader(p peers.Peer) Reader {
 }
 
 func peerOutput(res *peers.ReadResult) *Output {
-	out := &Output{Rows: res.Rows}
-	for _, c := range res.Columns {
-		out.Columns = append(out.Columns, Column(c))
-	}
+	out := &Output{Columns: res.Columns, Rows: res.Rows}
 	if out.Rows == nil {
 		out.Rows = []map[string]any{}
 	}

@@ -148,9 +148,7 @@ func writeElementVectors(path, tmp string, c vectorCase) error {
 
 func float32s(r []float64) []float32 {
 	out := make([]float32, len(r))
-	for i, x := range r {
-		out[i] = float32(x)
-	}
+	vector.Float64sToFloat32(out, r)
 	return out
 }
 
