@@ -122,7 +122,7 @@ func planAnnotations(schema *iceberg.Schema, props map[string]string) (*annotati
 			return nil, err
 		}
 		element, _ := d.Element.ParquetElement() // ParseDeclarations admits only elements that have one
-		want := d.Dim * d.Element.Width()
+		want := d.Element.VectorBytes(d.Dim)
 		if ft, ok := f.Type.(iceberg.FixedType); !ok || ft.Len() != want {
 			return nil, fmt.Errorf("%s: column %q (field id %d) has type %s, a VECTOR of %d %s needs fixed[%d]", PropVectorColumns, d.Column, f.ID, f.Type, d.Dim, d.Element, want)
 		}

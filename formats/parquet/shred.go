@@ -18,30 +18,23 @@ import (
 type shredder struct {
 	plan *writePlan
 	cols [][]pq.Value
-	row  pq.Row
 }
 
 func newShredder(plan *writePlan) *shredder {
 	return &shredder{plan: plan, cols: make([][]pq.Value, plan.columns)}
 }
 
-// shred validates rec against the plan and returns its row. The row is
-// reused by the next call.
-func (s *shredder) shred(rec *data.Record) (pq.Row, error) {
+// validate shreds rec against the plan, for its error only: records
+// buffered while variant layouts are inferred are checked when they come
+// and written later, through the column batch.
+func (s *shredder) validate(rec *data.Record) error {
 	for i := range s.cols {
 		s.cols[i] = s.cols[i][:0]
 	}
 	if rec == nil {
-		return nil, fmt.Errorf("record is nil")
+		return fmt.Errorf("record is nil")
 	}
-	if err := s.record(s.plan.root, rec, 0); err != nil {
-		return nil, err
-	}
-	s.row = s.row[:0]
-	for _, c := range s.cols {
-		s.row = append(s.row, c...)
-	}
-	return s.row, nil
+	return s.record(s.plan.root, rec, 0)
 }
 
 // record shreds a present struct value whose first value per column takes

@@ -267,7 +267,7 @@ func (a *recordAppender) Add(rec *data.Record) error {
 	if vb := a.variants; vb != nil {
 		// Validate now, against the unshredded plan, so a bad record is
 		// refused by the call that passes it, then keep a copy.
-		if _, err := a.shred.shred(rec); err != nil {
+		if err := a.shred.validate(rec); err != nil {
 			return fmt.Errorf("write to %s: %w", a.location, err)
 		}
 		if err := a.annot.check(rec); err != nil {

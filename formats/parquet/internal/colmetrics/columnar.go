@@ -1,7 +1,6 @@
 package colmetrics
 
 import (
-	"bytes"
 	"fmt"
 	"unsafe"
 
@@ -124,11 +123,7 @@ func (o *boolObserver) addValues(values []pq.Value) error {
 		if v.IsNull() {
 			continue
 		}
-		if v.Boolean() {
-			o.sawTrue = true
-		} else {
-			o.sawFalse = true
-		}
+		o.observe(v.Boolean())
 	}
 	return nil
 }
@@ -140,28 +135,10 @@ func (o *floatObserver[T]) addValues(values []pq.Value) error {
 		if v.IsNull() {
 			continue
 		}
-		var x T
 		if single {
-			x = T(v.Float())
+			o.observe(T(v.Float()))
 		} else {
-			x = T(v.Double())
-		}
-		if x != x {
-			o.nanCount++
-			continue
-		}
-		if !o.withBounds {
-			continue
-		}
-		if !o.seen {
-			o.min, o.max, o.seen = x, x, true
-			continue
-		}
-		if floatLess(x, o.min) {
-			o.min = x
-		}
-		if floatLess(o.max, x) {
-			o.max = x
+			o.observe(T(v.Double()))
 		}
 	}
 	return nil
@@ -194,17 +171,7 @@ func (o *bytesObserver) addValues(values []pq.Value) error {
 		if v.IsNull() {
 			continue
 		}
-		x := v.ByteArray()
-		if !o.seen {
-			o.min, o.max, o.seen = bytes.Clone(x), bytes.Clone(x), true
-			continue
-		}
-		if bytes.Compare(x, o.min) < 0 {
-			o.min = append(o.min[:0], x...)
-		}
-		if bytes.Compare(x, o.max) > 0 {
-			o.max = append(o.max[:0], x...)
-		}
+		o.observe(v.ByteArray())
 	}
 	return nil
 }
@@ -219,18 +186,7 @@ func (o *uuidObserver) addValues(values []pq.Value) error {
 		if len(x) != len(o.min) {
 			return fmt.Errorf("uuid value of %d bytes, want %d", len(x), len(o.min))
 		}
-		if !o.seen {
-			copy(o.min[:], x)
-			copy(o.max[:], x)
-			o.seen = true
-			continue
-		}
-		if bytes.Compare(x, o.min[:]) < 0 {
-			copy(o.min[:], x)
-		}
-		if bytes.Compare(x, o.max[:]) > 0 {
-			copy(o.max[:], x)
-		}
+		o.observe(x)
 	}
 	return nil
 }

@@ -128,12 +128,17 @@ func (o *boolObserver) add(v any) error {
 	if !ok {
 		return wrongType(v, "bool")
 	}
+	o.observe(x)
+	return nil
+}
+
+// observe takes one value; add and addValues (columnar.go) both use it.
+func (o *boolObserver) observe(x bool) {
 	if x {
 		o.sawTrue = true
 	} else {
 		o.sawFalse = true
 	}
-	return nil
 }
 
 func (o *boolObserver) nans() int64 { return 0 }
@@ -162,24 +167,26 @@ func (o *floatObserver[T]) add(v any) error {
 		var zero T
 		return wrongType(v, fmt.Sprintf("%T", zero))
 	}
-	if x != x {
-		o.nanCount++
-		return nil
-	}
-	if !o.withBounds {
-		return nil
-	}
-	if !o.seen {
-		o.min, o.max, o.seen = x, x, true
-		return nil
-	}
-	if floatLess(x, o.min) {
-		o.min = x
-	}
-	if floatLess(o.max, x) {
-		o.max = x
-	}
+	o.observe(x)
 	return nil
+}
+
+// observe takes one value; add and addValues (columnar.go) both use it.
+func (o *floatObserver[T]) observe(x T) {
+	switch {
+	case x != x:
+		o.nanCount++
+	case !o.withBounds:
+	case !o.seen:
+		o.min, o.max, o.seen = x, x, true
+	default:
+		if floatLess(x, o.min) {
+			o.min = x
+		}
+		if floatLess(o.max, x) {
+			o.max = x
+		}
+	}
 }
 
 // floatLess orders non-NaN floats with -0.0 < +0.0.
@@ -241,9 +248,15 @@ func (o *bytesObserver) add(v any) error {
 	if !ok {
 		return wrongType(v, "[]byte")
 	}
+	o.observe(x)
+	return nil
+}
+
+// observe takes one value; add and addValues (columnar.go) both use it.
+func (o *bytesObserver) observe(x []byte) {
 	if !o.seen {
 		o.min, o.max, o.seen = bytes.Clone(x), bytes.Clone(x), true
-		return nil
+		return
 	}
 	if bytes.Compare(x, o.min) < 0 {
 		o.min = append(o.min[:0], x...)
@@ -251,7 +264,6 @@ func (o *bytesObserver) add(v any) error {
 	if bytes.Compare(x, o.max) > 0 {
 		o.max = append(o.max[:0], x...)
 	}
-	return nil
 }
 
 func (o *bytesObserver) nans() int64 { return 0 }
@@ -276,17 +288,25 @@ func (o *uuidObserver) add(v any) error {
 	if !ok {
 		return wrongType(v, "uuid.UUID")
 	}
-	if !o.seen {
-		o.min, o.max, o.seen = x, x, true
-		return nil
-	}
-	if bytes.Compare(x[:], o.min[:]) < 0 {
-		o.min = x
-	}
-	if bytes.Compare(x[:], o.max[:]) > 0 {
-		o.max = x
-	}
+	o.observe(x[:])
 	return nil
+}
+
+// observe takes one value of 16 bytes; add and addValues (columnar.go)
+// both use it.
+func (o *uuidObserver) observe(x []byte) {
+	if !o.seen {
+		copy(o.min[:], x)
+		copy(o.max[:], x)
+		o.seen = true
+		return
+	}
+	if bytes.Compare(x, o.min[:]) < 0 {
+		copy(o.min[:], x)
+	}
+	if bytes.Compare(x, o.max[:]) > 0 {
+		copy(o.max[:], x)
+	}
 }
 
 func (o *uuidObserver) nans() int64 { return 0 }
