@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strconv"
+	"strings"
 
 	"github.com/coltype-lab/lab/types/vector"
 )
@@ -153,4 +155,17 @@ func datasetDefaults(what string, size Size, dataset *string, clusters *int, see
 		*seed = 1
 	}
 	return nil
+}
+
+// ParseSize reads "ROWSxDIM" (an X in either case) with both numbers
+// positive; ok is false otherwise. Callers give the error in their own
+// words and name the size as they show it.
+func ParseSize(s string) (rows, dim int, ok bool) {
+	r, d, found := strings.Cut(strings.ToLower(s), "x")
+	n, err1 := strconv.Atoi(r)
+	m, err2 := strconv.Atoi(d)
+	if !found || err1 != nil || err2 != nil || n <= 0 || m <= 0 {
+		return 0, 0, false
+	}
+	return n, m, true
 }

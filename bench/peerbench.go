@@ -625,7 +625,7 @@ func takeBoth(ctx context.Context, flba string, table *peers.LanceDBTable, data 
 
 	lab := PeerTake{Engine: "lab"}
 	var got [][]float32
-	sec, err := best(cfg.Runs, func() error {
+	sec, err := BestOf(cfg.Runs, func() error {
 		var e error
 		got, e = vector.Take(flba, rows)
 		return e

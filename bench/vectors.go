@@ -174,7 +174,7 @@ func RunVectorBench(cfg VectorBenchConfig) (*VectorBenchReport, error) {
 				progress("writing %s/%s/%s", layout, enc, codec)
 				path := filepath.Join(dir, fmt.Sprintf("%s-%s-%s.parquet", layout, enc, codec))
 				opts := vector.WriteOptions{Layout: layout, Encoding: enc, Codec: codec, PageBytes: cfg.PageBytes}
-				sec, err := best(cfg.Runs, func() error { return vector.WriteFile(path, col, opts) })
+				sec, err := BestOf(cfg.Runs, func() error { return vector.WriteFile(path, col, opts) })
 				if err != nil {
 					return nil, fmt.Errorf("bench: %s: %w", path, err)
 				}
@@ -201,14 +201,14 @@ func RunVectorBench(cfg VectorBenchConfig) (*VectorBenchReport, error) {
 		if err != nil {
 			return nil, err
 		}
-		sec, err := best(cfg.Runs, func() error { return drain(f) })
+		sec, err := BestOf(cfg.Runs, func() error { return drain(f) })
 		if err != nil {
 			f.Close()
 			return nil, err
 		}
 		res.DecodeGBps = raw / sec / 1e9
 		res.DecodeFloorRatio = sec / floor.Seconds
-		sec, err = best(cfg.Runs, func() error {
+		sec, err = BestOf(cfg.Runs, func() error {
 			_, e := f.Search(0, vector.MetricDot, one, cfg.K)
 			return e
 		})
@@ -224,7 +224,7 @@ func RunVectorBench(cfg VectorBenchConfig) (*VectorBenchReport, error) {
 			return nil, err
 		}
 		res.SearchPeakHeapMB = peak / 1e6
-		sec, err = best(cfg.Runs, func() error {
+		sec, err = BestOf(cfg.Runs, func() error {
 			_, e := f.Search(0, vector.MetricDot, batch, cfg.K)
 			return e
 		})
@@ -234,7 +234,7 @@ func RunVectorBench(cfg VectorBenchConfig) (*VectorBenchReport, error) {
 		}
 		res.BatchQPS = float64(cfg.Batch) / sec
 		res.BatchFloorRatio = sec / floor.Seconds
-		sec, err = best(cfg.Runs, func() error {
+		sec, err = BestOf(cfg.Runs, func() error {
 			_, e := vector.Take(path, takeRows)
 			return e
 		})
@@ -392,8 +392,9 @@ func (r *VectorBenchReport) verdicts() []VectorVerdict {
 	return out
 }
 
-// best runs fn runs times and returns the fastest run in seconds.
-func best(runs int, fn func() error) (float64, error) {
+// BestOf runs fn runs times and returns the fastest run in seconds (at
+// least 1e-9, so that it can divide).
+func BestOf(runs int, fn func() error) (float64, error) {
 	b := 0.0
 	for i := range runs {
 		start := time.Now()

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -119,10 +118,8 @@ func parseBenchSize(s string, quick bool) (bench.Size, error) {
 	if quick {
 		return bench.Quick, nil
 	}
-	rows, dim, ok := strings.Cut(strings.ToLower(s), "x")
-	n, err1 := strconv.Atoi(rows)
-	d, err2 := strconv.Atoi(dim)
-	if !ok || err1 != nil || err2 != nil || n <= 0 || d <= 0 {
+	n, d, ok := bench.ParseSize(s)
+	if !ok {
 		return bench.Size{}, fmt.Errorf("--size %q: want ROWSxDIM with positive numbers, e.g. 100000x128", s)
 	}
 	return bench.Size{Name: fmt.Sprintf("%dx%d", n, d), N: n, Dim: d}, nil

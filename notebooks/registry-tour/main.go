@@ -14,7 +14,6 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
-	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -236,7 +235,7 @@ func measure(m registry.Model, dir string, cfg config, seed uint64) (modelFigure
 		return f, nil
 	}
 	var err error
-	if f.writeSec, err = best(cfg.runs, write); err != nil {
+	if f.writeSec, err = bench.BestOf(cfg.runs, write); err != nil {
 		return f, err
 	}
 	st, err := os.Stat(path)
@@ -244,7 +243,7 @@ func measure(m registry.Model, dir string, cfg config, seed uint64) (modelFigure
 		return f, err
 	}
 	f.fileBytes = st.Size()
-	f.readSec, err = best(cfg.runs, func() error {
+	f.readSec, err = bench.BestOf(cfg.runs, func() error {
 		n, err := read()
 		f.readsBack = n
 		return err
@@ -257,20 +256,6 @@ func measure(m registry.Model, dir string, cfg config, seed uint64) (modelFigure
 	}
 	f.floor, err = bench.Floor(f.fileBytes, 5)
 	return f, err
-}
-
-func best(runs int, fn func() error) (float64, error) {
-	bestSec := 0.0
-	for i := range runs {
-		start := time.Now()
-		if err := fn(); err != nil {
-			return 0, err
-		}
-		if s := time.Since(start).Seconds(); i == 0 || s < bestSec {
-			bestSec = s
-		}
-	}
-	return bestSec, nil
 }
 
 // records are n rows of the tour's schema; every 7th name is null.

@@ -10,7 +10,6 @@ import (
 	"flag"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/coltype-lab/lab/bench"
@@ -26,10 +25,8 @@ var (
 func main() { notebook.Main(run) }
 
 func parseSize(s string) (bench.Size, error) {
-	rows, dim, ok := strings.Cut(strings.ToLower(s), "x")
-	n, err1 := strconv.Atoi(rows)
-	d, err2 := strconv.Atoi(dim)
-	if !ok || err1 != nil || err2 != nil || n <= 0 || d <= 0 {
+	n, d, ok := bench.ParseSize(s)
+	if !ok {
 		return bench.Size{}, fmt.Errorf("--size %q: want ROWSxDIM with positive numbers, e.g. 20000x128", s)
 	}
 	return bench.Size{Name: fmt.Sprintf("%d×%d", n, d), N: n, Dim: d}, nil

@@ -15,7 +15,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/parquet-go/parquet-go"
 
@@ -52,10 +51,8 @@ func configFor(opts notebook.Options) (config, error) {
 		cfg.n, cfg.dim, cfg.queries, cfg.runs = 2000, 32, 4, 1
 		return cfg, nil
 	}
-	rows, dim, ok := strings.Cut(strings.ToLower(*sizeFlag), "x")
-	n, err1 := strconv.Atoi(rows)
-	d, err2 := strconv.Atoi(dim)
-	if !ok || err1 != nil || err2 != nil || n <= 0 || d <= 0 || cfg.queries <= 0 {
+	n, d, ok := bench.ParseSize(*sizeFlag)
+	if !ok || cfg.queries <= 0 {
 		return config{}, fmt.Errorf("--size %q --queries %d: want ROWSxDIM and a positive query count", *sizeFlag, cfg.queries)
 	}
 	cfg.n, cfg.dim = n, d
@@ -251,19 +248,14 @@ func writeIDList(path string, m vector.Matrix) error {
 	return nil
 }
 
+// timeBest is the fastest of runs calls of fn in milliseconds, and the
+// ids of the last call.
 func timeBest(runs int, fn func() ([][]int64, error)) (ms float64, ids [][]int64, err error) {
-	for i := range runs {
-		start := time.Now()
-		got, err := fn()
-		if err != nil {
-			return 0, nil, err
-		}
-		if d := float64(time.Since(start).Microseconds()) / 1e3; i == 0 || d < ms {
-			ms = d
-		}
-		ids = got
-	}
-	return ms, ids, nil
+	sec, err := bench.BestOf(runs, func() error {
+		ids, err = fn()
+		return err
+	})
+	return sec * 1e3, ids, err
 }
 
 func report(sb *searchBench) (*notebook.Report, error) {
