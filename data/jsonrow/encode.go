@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"time"
 	"unicode/utf8"
 
 	"github.com/apache/arrow-go/v18/parquet/variant"
@@ -88,32 +87,25 @@ func appendValue(dst []byte, t iceberg.Type, v any, path string) ([]byte, error)
 		}
 	case iceberg.BinaryType, iceberg.FixedType:
 		if b, ok := v.([]byte); ok {
-			return appendString(dst, hex.EncodeToString(b)), nil
+			return append(hex.AppendEncode(append(dst, '"'), b), '"'), nil
 		}
 	case iceberg.DateType:
 		if d, ok := v.(iceberg.Date); ok {
-			return appendString(dst, d.ToTime().Format("2006-01-02")), nil
+			return appendDate(dst, d.ToTime()), nil
 		}
 	case iceberg.TimeType:
 		if x, ok := v.(iceberg.Time); ok {
-			us := int64(x)
-			return appendString(dst, fmt.Sprintf("%02d:%02d:%02d.%06d", us/3600e6, us/60e6%60, us/1e6%60, us%1e6)), nil
+			return appendTimeOfDay(dst, int64(x)), nil
 		}
-	case iceberg.TimestampType:
+	case iceberg.TimestampType, iceberg.TimestampTzType:
 		if x, ok := v.(iceberg.Timestamp); ok {
-			return appendString(dst, time.UnixMicro(int64(x)).UTC().Format("2006-01-02T15:04:05.000000")), nil
+			_, tz := t.(iceberg.TimestampTzType)
+			return appendTimestampMicros(dst, int64(x), tz), nil
 		}
-	case iceberg.TimestampTzType:
-		if x, ok := v.(iceberg.Timestamp); ok {
-			return appendString(dst, time.UnixMicro(int64(x)).UTC().Format("2006-01-02T15:04:05.000000")+"+00:00"), nil
-		}
-	case iceberg.TimestampNsType:
+	case iceberg.TimestampNsType, iceberg.TimestampTzNsType:
 		if x, ok := v.(iceberg.TimestampNano); ok {
-			return appendString(dst, time.Unix(0, int64(x)).UTC().Format("2006-01-02T15:04:05.000000000")), nil
-		}
-	case iceberg.TimestampTzNsType:
-		if x, ok := v.(iceberg.TimestampNano); ok {
-			return appendString(dst, time.Unix(0, int64(x)).UTC().Format("2006-01-02T15:04:05.000000000")+"+00:00"), nil
+			_, tz := t.(iceberg.TimestampTzNsType)
+			return appendTimestampNanos(dst, int64(x), tz), nil
 		}
 	case iceberg.VariantType:
 		if x, ok := v.(variant.Value); ok {

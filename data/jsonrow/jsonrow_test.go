@@ -357,3 +357,22 @@ func BenchmarkAppendJSON(b *testing.B) {
 		}
 	}
 }
+
+// TestEncodeTimesAndBytes pins the printed form of every time-like type and
+// of binary: Iceberg's JSON single-value serialization, in UTC.
+func TestEncodeTimesAndBytes(t *testing.T) {
+	c := codecFor(t, "dt:date,tm:time,ts:timestamp,tz:timestamptz,tsn:timestamp_ns,tzn:timestamptz_ns,b:binary")
+	in := `{"dt":"1969-12-31","tm":"23:59:59.000001","ts":"2020-02-29T12:34:56.000007","tz":"1969-12-31T23:59:59.999999+00:00",` +
+		`"tsn":"2020-01-01T00:00:00.000000001","tzn":"1970-01-01T00:00:00.123456789+00:00","b":"00ff10"}`
+	rec, err := c.DecodeJSON([]byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := c.AppendJSON(nil, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != in {
+		t.Errorf("got  %s\nwant %s", got, in)
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/big"
 	"strconv"
-	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/decimal"
@@ -109,20 +108,15 @@ func appendVariantValue(dst []byte, v variant.Value) ([]byte, error) {
 	case variant.DecimalValue[decimal.Decimal128]:
 		return append(dst, data.DecimalString(x.Value.(decimal.Decimal128).BigInt(), int(x.Scale))...), nil
 	case arrow.Date32:
-		return appendString(dst, x.ToTime().Format("2006-01-02")), nil
+		return appendDate(dst, x.ToTime()), nil
 	case arrow.Time64:
-		us := int64(x)
-		return appendString(dst, fmt.Sprintf("%02d:%02d:%02d.%06d", us/3600e6, us/60e6%60, us/1e6%60, us%1e6)), nil
+		return appendTimeOfDay(dst, int64(x)), nil
 	case arrow.Timestamp:
 		switch v.Type() {
-		case variant.TimestampMicros:
-			return appendString(dst, time.UnixMicro(int64(x)).UTC().Format("2006-01-02T15:04:05.000000")+"+00:00"), nil
-		case variant.TimestampMicrosNTZ:
-			return appendString(dst, time.UnixMicro(int64(x)).UTC().Format("2006-01-02T15:04:05.000000")), nil
-		case variant.TimestampNanos:
-			return appendString(dst, time.Unix(0, int64(x)).UTC().Format("2006-01-02T15:04:05.000000000")+"+00:00"), nil
-		case variant.TimestampNanosNTZ:
-			return appendString(dst, time.Unix(0, int64(x)).UTC().Format("2006-01-02T15:04:05.000000000")), nil
+		case variant.TimestampMicros, variant.TimestampMicrosNTZ:
+			return appendTimestampMicros(dst, int64(x), v.Type() == variant.TimestampMicros), nil
+		case variant.TimestampNanos, variant.TimestampNanosNTZ:
+			return appendTimestampNanos(dst, int64(x), v.Type() == variant.TimestampNanos), nil
 		}
 	}
 	return nil, fmt.Errorf("variant type %d has no JSON form here", int(v.Type()))
