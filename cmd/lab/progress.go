@@ -85,17 +85,29 @@ type barProgress struct {
 	w     io.Writer
 	what  string
 	n     int64
+	shown int64 // what the bar has been told of n
 	start time.Time
 }
 
+// progressBatch is how many units a report gathers, once past its first
+// progressBatch, before it looks at the clock or the bar: Add runs once
+// per row, and a bar update (a lock, the clock and a redraw check) costs a
+// good part of a row. Slow units (notebooks, files) are shown one by one.
+const progressBatch = 1024
+
 func (p *barProgress) Add(n int64) {
 	p.n += n
-	_ = p.bar.Add64(n)
+	if p.n < progressBatch || p.n-p.shown >= progressBatch {
+		_ = p.bar.Add64(p.n - p.shown)
+		p.shown = p.n
+	}
 }
 
 // Finish clears the bar and leaves the same final line the plain report
 // writes, so a terminal keeps a record of what was done.
 func (p *barProgress) Finish() {
+	_ = p.bar.Add64(p.n - p.shown)
+	p.shown = p.n
 	_ = p.bar.Finish()
 	fmt.Fprintf(p.w, "lab: %d %s in %s\n", p.n, p.what, time.Since(p.start).Round(time.Millisecond))
 }
@@ -112,7 +124,11 @@ type plainProgress struct {
 }
 
 func (p *plainProgress) Add(n int64) {
+	before := p.n
 	p.n += n
+	if p.n > progressBatch && p.n/progressBatch == before/progressBatch {
+		return
+	}
 	if now := time.Now(); now.Sub(p.last) >= plainInterval {
 		p.last = now
 		if p.total > 0 {
