@@ -322,7 +322,7 @@ func TestRecordReaderCorruptPages(t *testing.T) {
 	}
 }
 
-func TestRecordReaderNeedsIDsOrMapping(t *testing.T) {
+func TestRecordReaderDerivesIDs(t *testing.T) {
 	type row struct {
 		ID   int64  `parquet:"id"`
 		Name string `parquet:"name"`
@@ -340,10 +340,18 @@ func TestRecordReaderNeedsIDsOrMapping(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Close()
-	_, err = tryReadRecords(path, nil)
-	if err == nil || !strings.Contains(err.Error(), "no field ids") || !strings.Contains(err.Error(), "name mapping") || !strings.Contains(err.Error(), path) {
-		t.Errorf("error %v", err)
-	}
+	// Without ids or a mapping the file is read through ids derived from
+	// its own schema: 1..n for the top-level columns, as Iceberg Java's
+	// fallback ids.
+	got := readRecords(t, path, nil)
+	want := iceberg.NewSchema(0, req(1, "id", iceberg.PrimitiveTypes.Int64), req(2, "name", iceberg.PrimitiveTypes.String))
+	wst := want.AsStruct()
+	assertRecords(t, got, []*data.Record{rec(&wst, int64(1), "a")})
+	got = readRecords(t, path, func(b *registry.ReadBuilder[*data.Record]) {
+		b.Project(iceberg.NewSchema(0, req(2, "name", iceberg.PrimitiveTypes.String)))
+	})
+	nst := iceberg.NewSchema(0, req(2, "name", iceberg.PrimitiveTypes.String)).AsStruct()
+	assertRecords(t, got, []*data.Record{rec(&nst, "a")})
 }
 
 func TestRecordReaderProjectionErrors(t *testing.T) {

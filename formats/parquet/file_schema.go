@@ -18,18 +18,29 @@ type fnode struct {
 	col      int // leaf column index, -1 for groups
 	def, rep int
 	path     string
+	// id is the element's field_id, or noID when the footer has none. The
+	// footer's own optional marks presence: 0 is an id (DuckDB's
+	// FIELD_IDS 'auto' starts there), not "none".
+	id int
 }
+
+// noID marks a node without a field id.
+const noID = -1
 
 func (n *fnode) leaf() bool { return n.col >= 0 }
 
 // parseFileSchema rebuilds the tree of a footer's flattened schema, which
-// openParquet has already checked for consistent child counts.
-func parseFileSchema(elems []format.SchemaElement) *fnode {
+// openParquet has already checked for consistent child counts. ids holds
+// each element's field id or noID (openedFile.fieldIDs).
+func parseFileSchema(elems []format.SchemaElement, ids []int) *fnode {
 	col := 0
 	var build func(i int, parent *fnode) (*fnode, int)
 	build = func(i int, parent *fnode) (*fnode, int) {
 		e := &elems[i]
-		n := &fnode{elem: e, name: e.Name, col: -1}
+		n := &fnode{elem: e, name: e.Name, col: -1, id: noID}
+		if i < len(ids) {
+			n.id = ids[i]
+		}
 		if parent != nil {
 			n.repType = e.RepetitionType.V
 			if !e.RepetitionType.Valid {
@@ -80,7 +91,7 @@ type fview struct {
 	shape    fshape
 	name     string
 	path     string
-	id       int // 0 when the file has none and no mapping gave one
+	id       int // noID when the file has none and no mapping gave one
 	def      int // definition level of a present value
 	optional bool
 	node     *fnode   // the node that carries the field id
@@ -93,11 +104,11 @@ type fview struct {
 // viewOf reads n as an Iceberg value. asElement is set when n is the
 // repeated node of a legacy list that is its own element.
 func viewOf(n *fnode, asElement bool) *fview {
-	v := &fview{name: n.name, path: n.path, id: int(n.elem.FieldID), def: n.def, node: n, optional: n.repType == format.Optional}
+	v := &fview{name: n.name, path: n.path, id: n.id, def: n.def, node: n, optional: n.repType == format.Optional}
 	if n.repType == format.Repeated && !asElement {
 		// A bare repeated field: a required list of required elements.
 		elem := viewOf(n, true)
-		elem.id, elem.path = 0, joinPath(n.path, listElementName)
+		elem.id, elem.path = noID, joinPath(n.path, listElementName)
 		v.shape, v.repeated, v.children = fList, n, []*fview{elem}
 		v.def--
 		return v
@@ -159,7 +170,7 @@ func isAnnotated(e *format.SchemaElement, conv deprecated.ConvertedType, logical
 // hasFieldIDs reports whether any node below the root carries a field id.
 func hasFieldIDs(n *fnode) bool {
 	for _, c := range n.children {
-		if c.elem.FieldID != 0 || hasFieldIDs(c) {
+		if c.id != noID || hasFieldIDs(c) {
 			return true
 		}
 	}
@@ -184,10 +195,10 @@ func applyNameMapping(v *fview, fields []iceberg.MappedField) {
 	case fStruct:
 		for _, c := range v.children {
 			if m := find(c.name); m != nil {
-				c.id = max(m.ID(), 0)
+				c.id = max(m.ID(), noID)
 				applyNameMapping(c, m.Fields)
 			} else {
-				c.id = 0
+				c.id = noID
 				clearIDs(c)
 			}
 		}
@@ -201,17 +212,17 @@ func applyNameMapping(v *fview, fields []iceberg.MappedField) {
 
 func mapChild(c *fview, m *iceberg.MappedField) {
 	if m == nil {
-		c.id = 0
+		c.id = noID
 		clearIDs(c)
 		return
 	}
-	c.id = max(m.ID(), 0)
+	c.id = max(m.ID(), noID)
 	applyNameMapping(c, m.Fields)
 }
 
 func clearIDs(v *fview) {
 	for _, c := range v.children {
-		c.id = 0
+		c.id = noID
 		clearIDs(c)
 	}
 }
@@ -222,6 +233,10 @@ type leafInfo struct {
 	physical format.Type
 	scale    int64 // time units: values are multiplied (>0) or divided (<0) to reach Iceberg's unit
 	int96    bool
+	// unsigned marks UINT_8..UINT_64: the stored bits are an unsigned
+	// number, read into the next wider Iceberg type (readConverter), and
+	// their statistics are in unsigned order (no row-group pruning).
+	unsigned bool
 }
 
 // leafType maps a Parquet leaf to the Iceberg type it carries, by its
@@ -259,13 +274,18 @@ func leafType(e *format.SchemaElement) (leafInfo, error) {
 			switch conv {
 			case -1, deprecated.Int8, deprecated.Int16, deprecated.Int32:
 				info.typ = iceberg.PrimitiveTypes.Int32
+			case deprecated.Uint8, deprecated.Uint16, deprecated.Uint32:
+				return unsignedInfo(info, map[deprecated.ConvertedType]int{deprecated.Uint8: 8, deprecated.Uint16: 16, deprecated.Uint32: 32}[conv])
 			case deprecated.Date:
 				info.typ = iceberg.PrimitiveTypes.Date
 			case deprecated.TimeMillis:
 				info.typ, info.scale = iceberg.PrimitiveTypes.Time, 1000
 			}
 		case *format.IntType:
-			if x.IsSigned {
+			if !x.IsSigned {
+				return unsignedInfo(info, int(x.BitWidth))
+			}
+			if x.BitWidth <= 32 {
 				info.typ = iceberg.PrimitiveTypes.Int32
 			}
 		case *format.DateType:
@@ -281,6 +301,8 @@ func leafType(e *format.SchemaElement) (leafInfo, error) {
 			switch conv {
 			case -1, deprecated.Int64:
 				info.typ = iceberg.PrimitiveTypes.Int64
+			case deprecated.Uint64:
+				return unsignedInfo(info, 64)
 			case deprecated.TimeMicros:
 				info.typ = iceberg.PrimitiveTypes.Time
 			case deprecated.TimestampMicros:
@@ -289,7 +311,10 @@ func leafType(e *format.SchemaElement) (leafInfo, error) {
 				info.typ, info.scale = iceberg.PrimitiveTypes.TimestampTz, 1000
 			}
 		case *format.IntType:
-			if x.IsSigned && x.BitWidth == 64 {
+			switch {
+			case !x.IsSigned:
+				return unsignedInfo(info, int(x.BitWidth))
+			case x.BitWidth == 64:
 				info.typ = iceberg.PrimitiveTypes.Int64
 			}
 		case *format.TimeType:
@@ -344,14 +369,50 @@ func leafType(e *format.SchemaElement) (leafInfo, error) {
 			if length == 16 {
 				info.typ = iceberg.PrimitiveTypes.UUID
 			}
+		case *format.Float16Type:
+			// Iceberg has no float16; Iceberg Java reads the column by its
+			// physical type, the two bytes, and so does the lab.
+			if length == 2 {
+				info.typ = iceberg.FixedTypeOf(length)
+			}
 		case nil:
-			if conv == -1 {
+			// INTERVAL (three little-endian uint32: months, days, ms) has
+			// no Iceberg type either; Iceberg Java reads its 12 bytes as
+			// fixed[12] (MessageTypeToType falls back to the physical type).
+			if conv == -1 || conv == deprecated.Interval && length == 12 {
 				info.typ = iceberg.FixedTypeOf(length)
 			}
 		}
 	}
 	if info.typ == nil {
 		return leafInfo{}, fmt.Errorf("%s %s has no Iceberg type", phys, annotationName(e))
+	}
+	return info, nil
+}
+
+// unsignedInfo reads an unsigned integer of the given width into the
+// narrowest Iceberg type that holds every value: int for 8 and 16 bits and
+// long for 32, as Iceberg Java's MessageTypeToType does, and
+// decimal(20, 0) for 64 bits, where Iceberg Java refuses the column and
+// Spark reads the same decimal.
+func unsignedInfo(info leafInfo, bits int) (leafInfo, error) {
+	info.unsigned = true
+	switch {
+	case bits == 8 || bits == 16:
+		if info.physical == format.Int32 {
+			info.typ = iceberg.PrimitiveTypes.Int32
+		}
+	case bits == 32:
+		if info.physical == format.Int32 {
+			info.typ = iceberg.PrimitiveTypes.Int64
+		}
+	case bits == 64:
+		if info.physical == format.Int64 {
+			info.typ = iceberg.DecimalTypeOf(20, 0)
+		}
+	}
+	if info.typ == nil {
+		return leafInfo{}, fmt.Errorf("%s holds an unsigned integer of %d bits, which it cannot", info.physical, bits)
 	}
 	return info, nil
 }
@@ -371,10 +432,27 @@ func annotationName(e *format.SchemaElement) string {
 	return "without annotation"
 }
 
+// schemaMode says what icebergType does with a field it cannot read.
+type schemaMode uint8
+
+const (
+	// pruneUnreadable leaves such fields out, as Iceberg prunes columns it
+	// cannot address: a projection chooses the columns read.
+	pruneUnreadable schemaMode = iota
+	// pruneUnmapped is for the schema of a file read through a caller's
+	// name mapping: the fields it does not map are left out (the mapping
+	// says which columns the caller means), a mapped field whose type
+	// Iceberg lacks is an error naming it.
+	pruneUnmapped
+	// strictSchema is for the schema of a file read whole: a field without
+	// an id or with a type Iceberg lacks is an error naming it, never a
+	// column left out in silence.
+	strictSchema
+)
+
 // icebergType is the Iceberg type of a view, for the schema of a file read
-// without projection. Fields without ids are left out, as Iceberg prunes
-// columns it cannot address.
-func (v *fview) icebergType() (iceberg.Type, error) {
+// without projection; mode says what becomes of fields it cannot read.
+func (v *fview) icebergType(mode schemaMode) (iceberg.Type, error) {
 	switch v.shape {
 	case fPrimitive:
 		info, err := leafType(v.leaf.elem)
@@ -383,7 +461,7 @@ func (v *fview) icebergType() (iceberg.Type, error) {
 		}
 		return info.typ, nil
 	case fStruct:
-		fields, err := v.icebergFields()
+		fields, err := v.icebergFields(mode)
 		if err != nil {
 			return nil, err
 		}
@@ -396,24 +474,24 @@ func (v *fview) icebergType() (iceberg.Type, error) {
 		return iceberg.VariantType{}, nil
 	case fList:
 		e := v.children[0]
-		if e.id == 0 {
+		if e.id == noID {
 			return nil, fmt.Errorf("column %q: list element has no field id", e.path)
 		}
-		t, err := e.icebergType()
+		t, err := e.icebergType(mode)
 		if err != nil {
 			return nil, err
 		}
 		return &iceberg.ListType{ElementID: e.id, Element: t, ElementRequired: !e.optional}, nil
 	case fMap:
 		k, val := v.children[0], v.children[1]
-		if k.id == 0 || val.id == 0 {
+		if k.id == noID || val.id == noID {
 			return nil, fmt.Errorf("column %q: map key or value has no field id", v.path)
 		}
-		kt, err := k.icebergType()
+		kt, err := k.icebergType(mode)
 		if err != nil {
 			return nil, err
 		}
-		vt, err := val.icebergType()
+		vt, err := val.icebergType(mode)
 		if err != nil {
 			return nil, err
 		}
@@ -422,16 +500,21 @@ func (v *fview) icebergType() (iceberg.Type, error) {
 	return nil, fmt.Errorf("column %q: %s", v.path, v.why)
 }
 
-// icebergFields lists a struct view's fields that have ids and a readable
-// type; the others are skipped.
-func (v *fview) icebergFields() ([]iceberg.NestedField, error) {
+// icebergFields lists a struct view's fields; see icebergType for mode.
+func (v *fview) icebergFields(mode schemaMode) ([]iceberg.NestedField, error) {
 	var fields []iceberg.NestedField
 	for _, c := range v.children {
-		if c.id == 0 {
+		if c.id == noID {
+			if mode == strictSchema {
+				return nil, fmt.Errorf("column %q has no field id while other columns of the file have one: give the file a name mapping, or project the columns to read", c.path)
+			}
 			continue
 		}
-		t, err := c.icebergType()
+		t, err := c.icebergType(mode)
 		if err != nil {
+			if mode != pruneUnreadable {
+				return nil, err
+			}
 			continue
 		}
 		fields = append(fields, iceberg.NestedField{ID: c.id, Name: c.name, Type: t, Required: !c.optional})
@@ -439,9 +522,10 @@ func (v *fview) icebergFields() ([]iceberg.NestedField, error) {
 	return fields, nil
 }
 
-// fileSchema is the Iceberg schema of a file, by its field ids.
-func fileSchema(root *fview) (*iceberg.Schema, error) {
-	fields, err := root.icebergFields()
+// fileSchema is the Iceberg schema of a file, by its field ids; mode as
+// for icebergType.
+func fileSchema(root *fview, mode schemaMode) (*iceberg.Schema, error) {
+	fields, err := root.icebergFields(mode)
 	if err != nil {
 		return nil, err
 	}
@@ -449,6 +533,56 @@ func fileSchema(root *fview) (*iceberg.Schema, error) {
 		return nil, err
 	}
 	return iceberg.NewSchema(0, fields...), nil
+}
+
+// deriveFieldIDs numbers a file written without field ids from its own
+// schema, as Iceberg numbers a new schema (TypeUtil.assignFreshIds): the
+// fields of a struct first, in order, then what lies inside each. The
+// top-level columns so get 1..n, the ids Iceberg Java's
+// ParquetSchemaUtil.addFallbackIds gives them when it reads such a file
+// without a name mapping, so a projection by those ids reads the same
+// columns in both.
+func deriveFieldIDs(root *fview) {
+	next := 1
+	assignFreshIDs(root, &next, true)
+}
+
+// fillElementIDs gives ids to the list elements and map keys and values
+// that a file with ids left without one (DuckDB cannot put ids on the
+// elements of FLOAT[N]). Those positions are matched by structure, never
+// by id, so a fresh id above the file's largest names them without
+// colliding with anything a projection asks for. Struct fields without ids
+// stay without: which column a projection means by them is unknown.
+func fillElementIDs(root *fview) {
+	next := maxFieldID(root) + 1
+	assignFreshIDs(root, &next, false)
+}
+
+func assignFreshIDs(v *fview, next *int, structFields bool) {
+	switch v.shape {
+	case fStruct, fList, fMap:
+	default:
+		return // a variant's children are its encoding, not fields
+	}
+	if v.shape != fStruct || structFields {
+		for _, c := range v.children {
+			if c.id == noID {
+				c.id = *next
+				*next++
+			}
+		}
+	}
+	for _, c := range v.children {
+		assignFreshIDs(c, next, structFields)
+	}
+}
+
+func maxFieldID(v *fview) int {
+	m := v.id
+	for _, c := range v.children {
+		m = max(m, maxFieldID(c))
+	}
+	return m
 }
 
 func checkUniqueIDs(fields []iceberg.NestedField) error {

@@ -10,6 +10,7 @@ import (
 	"github.com/apache/iceberg-go"
 	"github.com/google/uuid"
 	pq "github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/deprecated"
 	"github.com/parquet-go/parquet-go/format"
 )
 
@@ -49,8 +50,10 @@ func newRowGroupFilter(location string, expr iceberg.BooleanExpression, projecti
 	walk = func(v *fview, repeated bool) {
 		switch v.shape {
 		case fPrimitive:
-			if v.id != 0 && !repeated && v.leaf.rep == 0 {
-				if info, err := leafType(v.leaf.elem); err == nil {
+			if v.id != noID && !repeated && v.leaf.rep == 0 {
+				// Unsigned columns keep unsigned statistics and INTERVAL has
+				// no order: neither may prune.
+				if info, err := leafType(v.leaf.elem); err == nil && !info.unsigned && !isInterval(v.leaf.elem) {
 					f.columns[v.id] = filterColumn{col: v.leaf.col, info: info}
 				}
 			}
@@ -369,4 +372,8 @@ func (e *statsEvaluator) VisitNotStartsWith(iceberg.BoundTerm, iceberg.Literal) 
 func orderable(a, b any) bool {
 	_, ok := compareValues(a, b)
 	return ok
+}
+
+func isInterval(e *format.SchemaElement) bool {
+	return e.ConvertedType.Valid && e.ConvertedType.V == deprecated.Interval
 }

@@ -26,6 +26,9 @@ type openedFile struct {
 	// logical-type member it does not know and reads the column by its
 	// physical layout, so the lab's codec is where they are seen.
 	annotations []footer.Annotation
+	// fieldIDs holds each schema element's field_id, or noID where the
+	// footer has none; parquet-go's model cannot tell an id of 0 from none.
+	fieldIDs []int
 }
 
 func (o *openedFile) Close() error { return o.src.Close() }
@@ -66,7 +69,12 @@ func (o *openedFile) check() error {
 		return fmt.Errorf("read %s: %w", o.location, err)
 	}
 	o.footerEnd = f.Offset
+	o.fieldIDs = make([]int, len(f.Meta.Schema))
 	for i, el := range f.Meta.Schema {
+		o.fieldIDs[i] = noID
+		if el.FieldID.Valid && el.FieldID.V >= 0 {
+			o.fieldIDs[i] = int(el.FieldID.V)
+		}
 		// parquet-go would read PR #592's VECTOR repetition (3) as if it
 		// were REQUIRED: silently wrong values.
 		if r := el.RepetitionType; r.Valid && r.V != footer.Required && r.V != footer.Optional && r.V != footer.Repeated {

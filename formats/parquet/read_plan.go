@@ -67,7 +67,7 @@ func (p *readPlanner) cursor(leaf *fnode) (*cursor, error) {
 	if _, ok := p.cursors[leaf.col]; ok {
 		return nil, fmt.Errorf("read %s: column %q is projected twice", p.location, leaf.path)
 	}
-	c := &cursor{col: leaf.col, path: leaf.path, buf: make([]pq.Value, p.batch)}
+	c := newCursor(leaf, p.batch)
 	p.cursors[leaf.col] = c
 	return c, nil
 }
@@ -85,7 +85,7 @@ func (p *readPlanner) structNode(st *iceberg.StructType, fv *fview, path string)
 	n := &rnode{kind: rStruct, st: st, def: fv.def, path: path}
 	byID := map[int]*fview{}
 	for _, c := range fv.children {
-		if _, dup := byID[c.id]; c.id != 0 && !dup {
+		if _, dup := byID[c.id]; c.id != noID && !dup {
 			byID[c.id] = c
 		}
 	}
@@ -334,7 +334,7 @@ func coerceDefault(t iceberg.Type, v any) (any, error) {
 // required or mistyped child is an error (spec/FILE.md, A9). Children the
 // file gives no field id cannot be read and are not checked.
 func checkFileGroup(fv *fview) error {
-	t, err := fv.icebergType()
+	t, err := fv.icebergType(pruneUnreadable)
 	if err != nil {
 		return err
 	}

@@ -53,10 +53,13 @@ func readConverter(info leafInfo, want iceberg.Type) (readConv, error) {
 		return nil
 	}
 	int64Of := func(v pq.Value) int64 {
-		if phys == pq.Int32 {
-			return int64(v.Int32())
+		switch {
+		case phys != pq.Int32:
+			return v.Int64()
+		case info.unsigned:
+			return int64(uint32(v.Int32()))
 		}
-		return v.Int64()
+		return int64(v.Int32())
 	}
 	// scaled converts a stored time value to Iceberg's unit.
 	scaled := func(v pq.Value) int64 {
@@ -175,8 +178,10 @@ func readConverter(info leafInfo, want iceberg.Type) (readConv, error) {
 				return nil, err
 			}
 			var n decimal128.Num
-			switch phys {
-			case pq.Int32, pq.Int64:
+			switch {
+			case phys == pq.Int64 && info.unsigned:
+				n = decimal128.FromU64(uint64(v.Int64()))
+			case phys == pq.Int32, phys == pq.Int64:
 				n = decimal128.FromI64(int64Of(v))
 			default:
 				var err error
@@ -222,6 +227,8 @@ func readSetter(info leafInfo, want iceberg.Type) readSet {
 			switch k := v.Kind(); {
 			case k != phys:
 				return kindError(*v, info.physical)
+			case k == pq.Int32 && info.unsigned:
+				rec.SetInt64(pos, int64(uint32(v.Int32())))
 			case k == pq.Int32:
 				rec.SetInt64(pos, int64(v.Int32()))
 			default:

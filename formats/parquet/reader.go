@@ -10,6 +10,7 @@ import (
 
 	"github.com/apache/iceberg-go"
 	pq "github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/format"
 
 	"github.com/coltype-lab/lab/data"
 	"github.com/coltype-lab/lab/registry"
@@ -55,17 +56,25 @@ func newRecordReader(in registry.InputFile, opts registry.ReadOptions) (r *recor
 
 func (r *recordReader) plan(opts registry.ReadOptions) error {
 	loc := r.location
-	tree := parseFileSchema(r.file.meta.Schema)
+	tree := parseFileSchema(r.file.meta.Schema, r.file.fieldIDs)
 	root := viewOf(tree, false)
+	mode := strictSchema
 	switch {
 	case hasFieldIDs(root.node):
 		// Ids in the file win over any mapping, as in Iceberg.
+		fillElementIDs(root)
 	case opts.NameMapping != nil:
 		applyNameMapping(root, opts.NameMapping)
+		mode = pruneUnmapped
 	default:
-		return fmt.Errorf("read %s: the file has no field ids; a name mapping is needed to read it", loc)
+		// Other writers' files: read through a mapping derived from the
+		// file's own schema, as Iceberg reads an imported file.
+		deriveFieldIDs(root)
 	}
-	fileSch, err := fileSchema(root)
+	if opts.Projection != nil {
+		mode = pruneUnreadable
+	}
+	fileSch, err := fileSchema(root, mode)
 	if err != nil {
 		return fmt.Errorf("read %s: %w", loc, err)
 	}
@@ -189,10 +198,11 @@ func (r *recordReader) nextGroup() error {
 		if c.col >= len(chunks) {
 			return fmt.Errorf("read %s: row group %d has no chunk for column %q", r.location, idx, c.path)
 		}
-		if err := checkChunkPages(r.file.src, &r.file.meta.RowGroups[idx].Columns[c.col].MetaData); err != nil {
+		md := &r.file.meta.RowGroups[idx].Columns[c.col].MetaData
+		if err := checkChunkPages(r.file.src, md); err != nil {
 			return fmt.Errorf("read %s: column %q in row group %d: %w", r.location, c.path, idx, err)
 		}
-		c.reset(chunks[c.col])
+		c.reset(r.file.src, md, chunks[c.col])
 	}
 	r.left = r.file.meta.RowGroups[idx].NumRows
 	return nil
@@ -371,6 +381,7 @@ func (r *recordReader) Schema() *iceberg.Schema { return r.projection }
 type cursor struct {
 	col    int
 	path   string
+	leaf   *fnode // for its levels
 	pages  pq.Pages
 	values pq.ValueReader
 	buf    []pq.Value
@@ -378,10 +389,21 @@ type cursor struct {
 	eof    bool
 }
 
-func (c *cursor) reset(chunk pq.ColumnChunk) {
+func newCursor(leaf *fnode, batch int) *cursor {
+	return &cursor{col: leaf.col, path: leaf.path, leaf: leaf, buf: make([]pq.Value, batch)}
+}
+
+// reset moves the cursor to a chunk, once checkChunkPages has passed it.
+// The chunks parquet-go cannot decode exactly are read by the lab's own
+// decoder (int32Chunk).
+func (c *cursor) reset(src io.ReaderAt, md *format.ColumnMetaData, chunk pq.ColumnChunk) {
 	c.close()
-	c.pages = chunk.Pages()
 	c.values, c.pos, c.n, c.eof = nil, 0, 0, false
+	if usesOwnInt32Decoder(md) {
+		c.values = newInt32Chunk(src, md, c.col, c.leaf.rep, c.leaf.def)
+		return
+	}
+	c.pages = chunk.Pages()
 }
 
 func (c *cursor) close() {

@@ -353,7 +353,7 @@ func ReadVariantPath(in registry.InputFile, column, path string) (*VariantPathRe
 	defer f.Close()
 	out := &VariantPathRead{}
 	err = guard(in.Location, "read", func() error {
-		tree := parseFileSchema(f.meta.Schema)
+		tree := parseFileSchema(f.meta.Schema, f.fieldIDs)
 		var fv *fview
 		for _, c := range tree.children {
 			if c.name == column {
@@ -366,7 +366,7 @@ func ReadVariantPath(in registry.InputFile, column, path string) (*VariantPathRe
 		pn := pqNodeOf(tree, f.file.Schema(), fv.node)
 		cursors := map[int]*cursor{}
 		vr, err := newVariantRead(fv.node, pn, func(leaf *fnode) (*cursor, error) {
-			c := &cursor{col: leaf.col, path: leaf.path, buf: make([]pq.Value, defaultRecordsPerBatch)}
+			c := newCursor(leaf, defaultRecordsPerBatch)
 			cursors[leaf.col] = c
 			return c, nil
 		})
@@ -386,10 +386,11 @@ func ReadVariantPath(in registry.InputFile, column, path string) (*VariantPathRe
 			}
 			chunks := f.file.RowGroups()[g].ColumnChunks()
 			open := func(c *cursor) error {
-				if err := checkChunkPages(f.src, &rg.Columns[c.col].MetaData); err != nil {
+				md := &rg.Columns[c.col].MetaData
+				if err := checkChunkPages(f.src, md); err != nil {
 					return fmt.Errorf("read %s: column %q in row group %d: %w", in.Location, c.path, g, err)
 				}
-				c.reset(chunks[c.col])
+				c.reset(f.src, md, chunks[c.col])
 				out.ColumnChunks++
 				return nil
 			}
