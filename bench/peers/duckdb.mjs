@@ -2,6 +2,12 @@
 //
 // op read {file, limit?}
 //   -> {peer, columns:[{name,type}], rows:[{...}], num_rows, timings_ms}
+// op exec {sql:[...]}
+//   -> {peer, version, results:[[[...]]]}: runs the statements in order on
+//   one in-memory database; results holds each statement's rows, each value
+//   as the common JSON form makes it. The reverse compatibility matrix
+//   writes its files with COPY and reads DuckDB's own answer back with
+//   to_json, all in one process.
 // op topk {file, column, id_column?="id", row_ids?=false, dim, metric, k, queries:[[...]], modes?=["parquet","memory"], threads?}
 //   -> {peer, metric, k, version, runs:[{mode, load_ms, total_ms, results:[{ids, scores, ms}]}]}
 //   row_ids makes the ids the file's row numbers (read_parquet's
@@ -77,6 +83,18 @@ await main({
       num_rows: Number(count.getRowsJS()[0][0]),
       timings_ms: { read: t1 - t0, convert: now() - t1 },
     };
+  },
+
+  async exec(req) {
+    required(req, 'sql');
+    const conn = await connect(req);
+    const version = String((await conn.runAndReadAll('SELECT version()')).getRowsJS()[0][0]);
+    const results = [];
+    for (const sql of req.sql) {
+      const reader = await conn.runAndReadAll(String(sql));
+      results.push(reader.getRowsJS().map((r) => r.map(jsonSafe)));
+    }
+    return { peer: 'duckdb', version, results };
   },
 
   async topk(req) {

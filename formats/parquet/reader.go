@@ -290,6 +290,11 @@ func (r *recordReader) read(n *rnode) (any, error) {
 			if _, err := c.next(); err != nil {
 				return nil, r.columnError(c, err)
 			}
+			if n.kind != rStruct {
+				if err := r.skipNullContinuations(n, c); err != nil {
+					return nil, err
+				}
+			}
 		}
 		switch {
 		case def < n.def || n.discard:
@@ -350,6 +355,26 @@ func (r *recordReader) read(n *rnode) (any, error) {
 				return entries, err
 			}
 		}
+	}
+}
+
+// skipNullContinuations consumes the values a null or empty list or map
+// was written with after its one value. DuckDB writes a null FLOAT[N] as N
+// level entries, the first at the row's repetition level and the rest
+// repeating inside the list, all below the level of a present element.
+// No element can follow a null or empty list, so these entries can mean
+// nothing else; one at a present element's level is left for the caller
+// to refuse.
+func (r *recordReader) skipNullContinuations(n *rnode, c *cursor) error {
+	for {
+		v, ok, err := c.peek()
+		if err != nil {
+			return r.columnError(c, err)
+		}
+		if !ok || v.RepetitionLevel() < n.rep || v.DefinitionLevel() >= n.repDef {
+			return nil
+		}
+		c.pos++
 	}
 }
 
