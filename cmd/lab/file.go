@@ -235,7 +235,7 @@ func findFileColumn(in registry.InputFile, shown, name string) (*fileColumnRef, 
 	bad := func(format string, args ...any) error {
 		return usageError{fmt.Errorf("%s: "+format, append([]any{shown}, args...)...)}
 	}
-	anns, schema, err := parquetFileSchema(in, shown)
+	anns, schema, err := parquetFileSchema(in, shown, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -522,7 +522,7 @@ func (o *resolveOutput) finish(s resolveSummary) error {
 // Iceberg schema the registry's reader gives it. The footer comes first, so
 // a file that is not Parquet fails with that reason; every failure is a
 // failure of the file (exit 1), not of the arguments.
-func parquetFileSchema(in registry.InputFile, shown string) ([]footer.Annotation, *iceberg.Schema, error) {
+func parquetFileSchema(in registry.InputFile, shown string, mapping iceberg.NameMapping) ([]footer.Annotation, *iceberg.Schema, error) {
 	anns, err := parquet.FileAnnotations(in)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s is not a readable Parquet file: %w", shown, err)
@@ -530,6 +530,9 @@ func parquetFileSchema(in registry.InputFile, shown string) ([]footer.Annotation
 	b, err := registry.NewReadBuilder[*data.Record](registry.PARQUET, in)
 	if err != nil {
 		return nil, nil, err
+	}
+	if mapping != nil {
+		b.WithNameMapping(mapping)
 	}
 	r, err := b.Build()
 	if err != nil {

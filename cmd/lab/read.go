@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -18,9 +19,11 @@ import (
 	"github.com/coltype-lab/lab/data/jsonrow"
 	"github.com/coltype-lab/lab/data/schemaspec"
 	"github.com/coltype-lab/lab/formats/avro"
+	"github.com/coltype-lab/lab/formats/parquet"
 	"github.com/coltype-lab/lab/formats/parquet/footer"
 	"github.com/coltype-lab/lab/registry"
 	"github.com/coltype-lab/lab/types/vector"
+	"github.com/coltype-lab/lab/variant"
 )
 
 func init() { commands = append(commands, newReadCommand) }
@@ -55,10 +58,21 @@ file (truncated, corrupt); 2 bad usage (flags, an unknown column).`,
 				return usageError{fmt.Errorf("--limit %d is negative", limit)}
 			}
 			cols, _ := cmd.Flags().GetStringSlice("columns")
-			return runRead(cmd, args[0], v.GetString("read.format"), cols, limit)
+			opts := readCLIOptions{columns: cols, limit: limit}
+			opts.variantInvalid, _ = cmd.Flags().GetString("variant-invalid")
+			if _, err := variant.ParsePolicy(opts.variantInvalid); err != nil {
+				return usageError{fmt.Errorf("--variant-invalid: %w", err)}
+			}
+			var err error
+			if opts.nameMapping, err = readNameMapping(cmd); err != nil {
+				return err
+			}
+			return runRead(cmd, args[0], v.GetString("read.format"), opts)
 		},
 	}
 	f := cmd.Flags()
+	f.String("variant-invalid", "error", "a VARIANT value the spec forbids: error (name the row and path), repair-key-order (also read objects whose keys are out of order, which changes nothing they mean), or null (read it as null and report it on stderr)")
+	f.String("name-mapping", "", "an Iceberg name mapping (JSON, as the schema.name-mapping.default table property holds it) for a file without field ids; default: ids derived from the file's own schema")
 	f.String("format", "auto", "input format: auto (from the file's magic bytes), parquet or avro")
 	f.StringSlice("columns", nil, "columns to read, comma-separated (default: all)")
 	f.Int64("limit", 0, "read at most N rows (0: all)")
@@ -76,7 +90,38 @@ file (truncated, corrupt); 2 bad usage (flags, an unknown column).`,
 	return cmd
 }
 
-func runRead(cmd *cobra.Command, path, formatName string, columns []string, limit int64) error {
+// readCLIOptions are lab read's flags past the file and format.
+type readCLIOptions struct {
+	columns        []string
+	limit          int64
+	variantInvalid string
+	nameMapping    iceberg.NameMapping
+}
+
+// readNameMapping reads --name-mapping: a file holding Iceberg's name
+// mapping JSON (spec.md "Column Projection", table property
+// schema.name-mapping.default).
+func readNameMapping(cmd *cobra.Command) (iceberg.NameMapping, error) {
+	path, _ := cmd.Flags().GetString("name-mapping")
+	if path == "" {
+		return nil, nil
+	}
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, usageError{fmt.Errorf("--name-mapping: %w", err)}
+	}
+	var m iceberg.NameMapping
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return nil, usageError{fmt.Errorf("--name-mapping %s: not an Iceberg name mapping: %w", path, err)}
+	}
+	if len(m) == 0 {
+		return nil, usageError{fmt.Errorf("--name-mapping %s maps no field", path)}
+	}
+	return m, nil
+}
+
+func runRead(cmd *cobra.Command, path, formatName string, opts readCLIOptions) error {
+	columns, limit := opts.columns, opts.limit
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return usageError{err}
@@ -86,13 +131,19 @@ func runRead(cmd *cobra.Command, path, formatName string, columns []string, limi
 	if err != nil {
 		return err
 	}
-	spec, err := readFileSpec(in, path, format)
+	spec, err := readFileSpec(in, path, format, opts.nameMapping)
 	if err != nil {
 		return err
 	}
 	b, err := registry.NewReadBuilder[*data.Record](format, in)
 	if err != nil {
 		return usageError{err}
+	}
+	if opts.nameMapping != nil {
+		b.WithNameMapping(opts.nameMapping)
+	}
+	if format == registry.PARQUET {
+		b.Set(variant.ReadPolicyKey, opts.variantInvalid)
 	}
 	if len(columns) > 0 {
 		sel, err := spec.Schema.Select(true, columns...)
@@ -127,6 +178,11 @@ func runRead(cmd *cobra.Command, path, formatName string, columns []string, limi
 		}
 		if err == nil {
 			line, err = codec.AppendJSON(line[:0], rec)
+		}
+		if inv, ok := reader.(interface{ TakeInvalid() []parquet.InvalidValue }); ok {
+			for _, v := range inv.TakeInvalid() {
+				fmt.Fprintf(cmd.ErrOrStderr(), "lab: %s: %s\n", path, v)
+			}
 		}
 		if err != nil {
 			prog.Abort()
@@ -180,10 +236,10 @@ func readFileFormat(in registry.InputFile, shown, name string) (registry.FileFor
 
 // readFileSpec is the file's schema with its FILE and VECTOR columns: from the
 // footer annotations of a Parquet file, from the header of an Avro file.
-func readFileSpec(in registry.InputFile, shown string, format registry.FileFormat) (*schemaspec.Spec, error) {
+func readFileSpec(in registry.InputFile, shown string, format registry.FileFormat, mapping iceberg.NameMapping) (*schemaspec.Spec, error) {
 	switch format {
 	case registry.PARQUET:
-		anns, schema, err := parquetFileSchema(in, shown)
+		anns, schema, err := parquetFileSchema(in, shown, mapping)
 		if err != nil {
 			return nil, err
 		}

@@ -262,7 +262,7 @@ func TestVariantJSON(t *testing.T) {
 		{"timestamptz", func(b *variant.Builder) error { return b.AppendTimestamp(arrow.Timestamp(1), true, true) }, `"1970-01-01T00:00:00.000001+00:00"`},
 		{"timestamp ntz", func(b *variant.Builder) error { return b.AppendTimestamp(arrow.Timestamp(1), true, false) }, `"1970-01-01T00:00:00.000001"`},
 		{"timestamp_ns", func(b *variant.Builder) error { return b.AppendTimestamp(arrow.Timestamp(1), false, true) }, `"1970-01-01T00:00:00.000000001+00:00"`},
-		{"binary", func(b *variant.Builder) error { return b.AppendBinary([]byte{0xff, 0}) }, `"/wA="`},
+		{"binary", func(b *variant.Builder) error { return b.AppendBinary([]byte{0xff, 0}) }, `"ff00"`},
 		{"uuid", func(b *variant.Builder) error { return b.AppendUUID(uuid.UUID{15: 1}) }, `"00000000-0000-0000-0000-000000000001"`},
 		{"string escapes", func(b *variant.Builder) error { return b.AppendString("a\"\n<") }, `"a\"\n<"`},
 	} {

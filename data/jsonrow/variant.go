@@ -1,7 +1,7 @@
 package jsonrow
 
 import (
-	"encoding/base64"
+	"encoding/hex"
 	"fmt"
 	"math/big"
 	"strconv"
@@ -25,7 +25,8 @@ import (
 //	                          point ("1.50"), which read back as decimals
 //	date, time, timestamps    strings in the Iceberg forms lab write uses
 //	                          (timestamptz "...+00:00", NTZ without zone)
-//	binary                    a base64 string (as Spark's to_json prints it)
+//	binary                    a lowercase hex string, as binary columns print
+//	                          (Spark's to_json prints base64; one form here)
 //	uuid                      a string
 //	object, array             objects (keys in the value's order) and arrays
 //
@@ -98,7 +99,7 @@ func appendVariantValue(dst []byte, v variant.Value) ([]byte, error) {
 	case string:
 		return appendString(dst, x), nil
 	case []byte:
-		return appendString(dst, base64.StdEncoding.EncodeToString(x)), nil
+		return append(hex.AppendEncode(append(dst, '"'), x), '"'), nil
 	case uuid.UUID:
 		return appendString(dst, x.String()), nil
 	case variant.DecimalValue[decimal.Decimal32]:

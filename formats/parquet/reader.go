@@ -14,6 +14,7 @@ import (
 
 	"github.com/coltype-lab/lab/data"
 	"github.com/coltype-lab/lab/registry"
+	"github.com/coltype-lab/lab/variant"
 )
 
 const defaultRecordsPerBatch = 1024
@@ -31,7 +32,12 @@ type recordReader struct {
 	left       int64     // rows left in the current row group
 	reuse      bool
 	last       *data.Record
-	done       bool
+	// variantPolicy is the read.variant.invalid property; invalid holds
+	// the values it read as null, row the number of the current row.
+	variantPolicy variant.Policy
+	invalid       []InvalidValue
+	row           int64
+	done          bool
 	closed     bool
 	err        error
 }
@@ -76,6 +82,9 @@ func (r *recordReader) plan(opts registry.ReadOptions) error {
 	}
 	fileSch, err := fileSchema(root, mode)
 	if err != nil {
+		return fmt.Errorf("read %s: %w", loc, err)
+	}
+	if r.variantPolicy, err = variant.ParsePolicy(opts.Properties[variant.ReadPolicyKey]); err != nil {
 		return fmt.Errorf("read %s: %w", loc, err)
 	}
 	r.projection = opts.Projection
@@ -169,6 +178,7 @@ func (r *recordReader) Next() (rec *data.Record, err error) {
 		return nil, err
 	}
 	r.left--
+	r.row++
 	if r.reuse {
 		r.last = rec
 	}

@@ -146,11 +146,35 @@ func (r *recordReader) readVariant(n *rnode) (any, error) {
 	if row.Null {
 		return nil, nil
 	}
-	v, err := variant.Reconstruct(n.variant.layout, row)
+	v, err := variant.ReconstructWith(n.variant.layout, row, r.variantPolicy)
+	var asNull *variant.InvalidAsNull
+	if errors.As(err, &asNull) {
+		r.invalid = append(r.invalid, InvalidValue{Row: r.row, Column: n.variant.path, Err: asNull.Err})
+		return nil, nil
+	}
 	if err != nil {
 		return nil, fmt.Errorf("read %s: variant column %q: %w", r.location, n.variant.path, err)
 	}
 	return v, nil
+}
+
+// InvalidValue is a value a read policy read as null.
+type InvalidValue struct {
+	Row    int64 // the row's number in the file's rows the read returns
+	Column string
+	Err    error
+}
+
+func (v InvalidValue) String() string {
+	return fmt.Sprintf("row %d: column %q: %v: read as null", v.Row, v.Column, v.Err)
+}
+
+// TakeInvalid returns the values read as null since the last call: a
+// reader set to read invalid values as null reports each one.
+func (r *recordReader) TakeInvalid() []InvalidValue {
+	out := r.invalid
+	r.invalid = nil
+	return out
 }
 
 // next assembles the next occurrence's row.

@@ -40,13 +40,16 @@ const (
 type Op string
 
 const (
-	OpInspect  Op = "lab inspect"
-	OpRead     Op = "lab read"
-	OpBuilder  Op = "read builder"
-	OpSearch   Op = "lab vector search"
-	OpTake     Op = "lab vector take"
-	OpAnalyze  Op = "lab variant analyze"
-	opsInOrder    = "lab inspect,lab read,read builder,lab vector search,lab vector take,lab variant analyze"
+	OpInspect Op = "lab inspect"
+	OpRead    Op = "lab read"
+	OpBuilder Op = "read builder"
+	OpSearch  Op = "lab vector search"
+	OpTake    Op = "lab vector take"
+	OpAnalyze Op = "lab variant analyze"
+	// OpReadRepair is lab read of a variant file with
+	// --variant-invalid repair-key-order.
+	OpReadRepair Op = "lab read (repair-key-order)"
+	opsInOrder      = "lab inspect,lab read,lab read (repair-key-order),read builder,lab vector search,lab vector take,lab variant analyze"
 )
 
 // Ops lists the operations in the matrix's column order.
@@ -81,7 +84,7 @@ func (c *WriterCase) Applies(op Op) bool {
 	switch op {
 	case OpSearch, OpTake:
 		return c.Vector != ""
-	case OpAnalyze:
+	case OpAnalyze, OpReadRepair:
 		return c.Variant != ""
 	}
 	return true
@@ -146,8 +149,12 @@ func (l Lab) RunOp(ctx context.Context, c *WriterCase, op Op) Cell {
 			return Cell{Class: Wrong, Note: "lab inspect --json printed no JSON"}
 		}
 		return Cell{Class: OK}
-	case OpRead:
-		out, cell := l.run(ctx, "read", "--quiet", c.Path)
+	case OpRead, OpReadRepair:
+		args := []string{"read", "--quiet", c.Path}
+		if op == OpReadRepair {
+			args = append(args, "--variant-invalid", "repair-key-order")
+		}
+		out, cell := l.run(ctx, args...)
 		if cell != nil {
 			return *cell
 		}
