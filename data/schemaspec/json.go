@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/apache/iceberg-go"
+
+	"github.com/coltype-lab/lab/types/file"
 )
 
 // ParseJSON reads Iceberg's schema JSON (spec.md, Appendix C: {"type":
@@ -131,4 +133,65 @@ func Load(arg string) (*Spec, error) {
 		return nil, fmt.Errorf("%w (to read a schema file, write @%s)", err, arg)
 	}
 	return spec, err
+}
+
+// JSON is the spec in the JSON form ParseJSON reads, so that `lab write
+// --schema @FILE` takes what `lab schema` prints: Iceberg's schema JSON
+// with VECTOR columns typed "vector<element,dim>" and FILE columns typed
+// "file<children>". A FILE column whose children do not carry the mirror's
+// ids (types/file ChildID) stays a plain struct: the lab's name would
+// renumber them.
+func (s *Spec) JSON() ([]byte, error) {
+	raw, err := json.Marshal(s.Schema)
+	if err != nil {
+		return nil, err
+	}
+	var doc map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		return nil, err
+	}
+	var fields []map[string]json.RawMessage
+	if err := json.Unmarshal(doc["fields"], &fields); err != nil {
+		return nil, err
+	}
+	for i, f := range s.Schema.Fields() {
+		name := ""
+		if v, ok := s.Vector(f.Name); ok {
+			name = v.TypeName()
+		} else if s.IsFile(f.Name) {
+			name = fileTypeName(f)
+		}
+		if name == "" {
+			continue
+		}
+		if fields[i]["type"], err = json.Marshal(name); err != nil {
+			return nil, err
+		}
+	}
+	if doc["fields"], err = json.Marshal(fields); err != nil {
+		return nil, err
+	}
+	out, err := json.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append(out, '\n'), nil
+}
+
+// fileTypeName is "file<children>" for a FILE column whose children have
+// the mirror's ids, "" otherwise.
+func fileTypeName(f iceberg.NestedField) string {
+	st, ok := f.Type.(*iceberg.StructType)
+	if !ok {
+		return ""
+	}
+	var names []string
+	for _, c := range st.FieldList {
+		child, ok := file.FieldByName(c.Name)
+		if !ok || file.ChildID(f.ID, child) != c.ID {
+			return ""
+		}
+		names = append(names, c.Name)
+	}
+	return "file<" + strings.Join(names, ",") + ">"
 }

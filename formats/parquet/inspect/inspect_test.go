@@ -261,6 +261,12 @@ func TestKeyValueMetadata(t *testing.T) {
 	if kv := got["long"]; kv.Value == nil || *kv.Value != strings.Repeat("x", 10)+"…" || !kv.Truncated || kv.Length != 100 {
 		t.Errorf("long: %+v", kv)
 	}
+	// lab inspect --json keeps values whole (FullKeyValue).
+	for _, kv := range inspectBytes(t, data, Options{MaxValueLen: 10, FullKeyValue: true}).KeyValue {
+		if kv.Key == "long" && (kv.Value == nil || *kv.Value != long || kv.Truncated) {
+			t.Errorf("long, in full: %+v", kv)
+		}
+	}
 }
 
 // annotatedFile writes rows and adds FILE on doc and VECTOR on emb by footer

@@ -26,6 +26,10 @@ type Options struct {
 	// MaxValueLen bounds key/value values and statistics renderings, in
 	// characters (bytes for hex); 0 means DefaultMaxValueLen.
 	MaxValueLen int
+	// FullKeyValue keeps key/value metadata values whole: a JSON report is
+	// read by programs (an Iceberg schema, an Arrow schema), which a cut
+	// value breaks.
+	FullKeyValue bool
 }
 
 // DefaultMaxValueLen is the default cut for long values.
@@ -328,7 +332,10 @@ func FromFooter(f *footer.Footer, opts Options) (_ *Report, err error) {
 	for _, kv := range m.KeyValueMetadata {
 		e := KeyValue{Key: kv.Key, Length: len(kv.Value.V)}
 		if kv.Value.Valid {
-			v, cut := truncate(kv.Value.V, opts.MaxValueLen)
+			v, cut := kv.Value.V, false
+			if !opts.FullKeyValue {
+				v, cut = truncate(v, opts.MaxValueLen)
+			}
 			e.Value, e.Truncated = &v, cut
 		}
 		rep.KeyValue = append(rep.KeyValue, e)

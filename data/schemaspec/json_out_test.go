@@ -1,0 +1,41 @@
+package schemaspec
+
+import (
+	"strings"
+	"testing"
+)
+
+// What Spec.JSON prints, ParseJSON reads back to the same spec.
+func TestJSONRoundTrip(t *testing.T) {
+	for _, compact := range []string{
+		"id:long!,name:string,emb:vector<float32,768>,doc:variant,img:file",
+		"id:int,img:file<uri,size>,tags:list<string>,m:map<string,double>,p:struct<x:int,y:float>",
+		"v:vector<float16,8>,w:vector<int8,4>",
+	} {
+		t.Run(compact, func(t *testing.T) {
+			spec, err := Parse(compact)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, err := spec.JSON()
+			if err != nil {
+				t.Fatal(err)
+			}
+			back, err := ParseJSON(out)
+			if err != nil {
+				t.Fatalf("%v\n%s", err, out)
+			}
+			if !back.Schema.Equals(spec.Schema) {
+				t.Fatalf("schema\n%s\nread back\n%s", spec.Schema, back.Schema)
+			}
+			if strings.Join(back.Files, ",") != strings.Join(spec.Files, ",") || len(back.Vectors) != len(spec.Vectors) {
+				t.Fatalf("declarations: %v %v, want %v %v", back.Files, back.Vectors, spec.Files, spec.Vectors)
+			}
+			for i := range spec.Vectors {
+				if back.Vectors[i] != spec.Vectors[i] {
+					t.Fatalf("vector %d: %v, want %v", i, back.Vectors[i], spec.Vectors[i])
+				}
+			}
+		})
+	}
+}
