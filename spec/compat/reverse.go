@@ -74,6 +74,10 @@ type WriterCase struct {
 	Vector  string
 	Dim     int
 	Variant string
+	// WriterDefect, when set, says how the writer's own read-back differs
+	// from what it was given: the file holds other values than the
+	// generator's, so its cells are not computed.
+	WriterDefect string
 }
 
 // ID names the case's row: writer/setting/family.

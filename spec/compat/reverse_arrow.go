@@ -1,0 +1,425 @@
+package compat
+
+import (
+	"context"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/big"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/compress"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+
+	"github.com/coltype-lab/lab/data"
+)
+
+// genColumn is a column of the in-process writers' families: its kind
+// decides the Arrow type, the value of row i and the value lab read must
+// print for it (the generator's known data).
+type genColumn struct {
+	name      string
+	kind      string
+	nullEvery int // every n-th row is null; 0: none
+}
+
+type genFamily struct {
+	name    string
+	rows    int
+	columns []genColumn
+	vector  string
+	dim     int
+}
+
+const genDim = 16
+
+var genFamilies = []genFamily{
+	{name: "primitives", rows: 3000, columns: []genColumn{
+		{"id", "int64", 0}, {"i32", "int32", 0}, {"f32", "float32", 11}, {"f64", "float64", 0},
+		{"s", "string", 5}, {"b", "binary", 0}, {"t", "bool", 0}, {"dt", "date", 7},
+		{"ts", "timestamptz", 0}, {"dec", "decimal18_4", 9},
+	}},
+	{name: "unsigned", rows: 3000, columns: []genColumn{
+		{"u8", "uint8", 0}, {"u16", "uint16", 0}, {"u32", "uint32", 0}, {"u64", "uint64", 0},
+	}},
+	{name: "nested", rows: 3000, columns: []genColumn{
+		{"l", "list_int32", 9}, {"st", "struct_ab", 6}, {"m", "map_string_int32", 0},
+	}},
+	{name: "fixed-size-list-16", rows: 3000, vector: "emb", dim: genDim, columns: []genColumn{
+		{"id", "int64", 0}, {"emb", "fsl_float", 0}, // pqarrow cannot write a null fixed-size list
+	}},
+	{name: "list-float-16", rows: 3000, vector: "emb", dim: genDim, columns: []genColumn{
+		{"id", "int64", 0}, {"emb", "list_float", 0},
+	}},
+}
+
+func genVector(i int) []float32 {
+	v := make([]float32, genDim)
+	for x := range v {
+		v[x] = float32(math.Sin(float64(i)*0.37 + float64(x)*1.3))
+	}
+	return v
+}
+
+func num(s string) json.Number { return json.Number(s) }
+
+func f32Number(f float32) json.Number {
+	return num(strconv.FormatFloat(float64(f), 'g', -1, 32))
+}
+
+// genExpected is the value lab read prints for row i of a column.
+func genExpected(c genColumn, i int) any {
+	if c.nullEvery > 0 && i%c.nullEvery == c.nullEvery-1 {
+		return nil
+	}
+	switch c.kind {
+	case "int64":
+		return num(strconv.FormatInt(int64(i)*1000000007-500000000000000000, 10))
+	case "int32":
+		return num(strconv.FormatInt(int64(int32(uint32(i)*2654435761)), 10))
+	case "float32":
+		return f32Number(float32(i) / 7)
+	case "float64":
+		return num(strconv.FormatFloat(float64(i)/3-100, 'g', -1, 64))
+	case "string":
+		return fmt.Sprintf("s%d", i%300)
+	case "binary":
+		return hex.EncodeToString([]byte{byte(i), byte(i >> 8), 0xff})
+	case "bool":
+		return i%3 == 0
+	case "date":
+		return time.Unix(int64(i*17-40000)*86400, 0).UTC().Format("2006-01-02")
+	case "timestamptz":
+		return time.UnixMicro(981173106123456+int64(i)*987654321).UTC().Format("2006-01-02T15:04:05.000000") + "+00:00"
+	case "decimal18_4":
+		return data.DecimalString(big.NewInt(int64(i)*123456789-1000000000000), 4)
+	case "uint8":
+		return num(strconv.Itoa(i % 256))
+	case "uint16":
+		return num(strconv.Itoa(i * 13 % 65536))
+	case "uint32":
+		return num(strconv.FormatUint(uint64(uint32(i)*2654435761), 10))
+	case "uint64":
+		return strconv.FormatUint(math.MaxUint64-uint64(i)*3, 10) // decimal(20, 0)
+	case "list_int32":
+		if i%4 == 0 {
+			return []any{}
+		}
+		all := []any{num(strconv.Itoa(i)), nil, num(strconv.Itoa(2 * i))}
+		return all[:i%3+1]
+	case "struct_ab":
+		return map[string]any{"a": num(strconv.Itoa(i)), "b": fmt.Sprintf("x%d", i)}
+	case "map_string_int32":
+		return map[string]any{fmt.Sprintf("k%d", i%5): num(strconv.Itoa(i)), "z": num("0")}
+	case "fsl_float", "list_float":
+		var out []any
+		for _, f := range genVector(i) {
+			out = append(out, f32Number(f))
+		}
+		return out
+	}
+	panic("genExpected: kind " + c.kind)
+}
+
+func genArrowType(kind string) arrow.DataType {
+	switch kind {
+	case "int64":
+		return arrow.PrimitiveTypes.Int64
+	case "int32":
+		return arrow.PrimitiveTypes.Int32
+	case "float32":
+		return arrow.PrimitiveTypes.Float32
+	case "float64":
+		return arrow.PrimitiveTypes.Float64
+	case "string":
+		return arrow.BinaryTypes.String
+	case "binary":
+		return arrow.BinaryTypes.Binary
+	case "bool":
+		return arrow.FixedWidthTypes.Boolean
+	case "date":
+		return arrow.FixedWidthTypes.Date32
+	case "timestamptz":
+		return &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}
+	case "decimal18_4":
+		return &arrow.Decimal128Type{Precision: 18, Scale: 4}
+	case "uint8":
+		return arrow.PrimitiveTypes.Uint8
+	case "uint16":
+		return arrow.PrimitiveTypes.Uint16
+	case "uint32":
+		return arrow.PrimitiveTypes.Uint32
+	case "uint64":
+		return arrow.PrimitiveTypes.Uint64
+	case "list_int32":
+		return arrow.ListOf(arrow.PrimitiveTypes.Int32)
+	case "struct_ab":
+		return arrow.StructOf(arrow.Field{Name: "a", Type: arrow.PrimitiveTypes.Int32, Nullable: true},
+			arrow.Field{Name: "b", Type: arrow.BinaryTypes.String, Nullable: true})
+	case "map_string_int32":
+		return arrow.MapOf(arrow.BinaryTypes.String, arrow.PrimitiveTypes.Int32)
+	case "fsl_float":
+		return arrow.FixedSizeListOf(genDim, arrow.PrimitiveTypes.Float32)
+	case "list_float":
+		return arrow.ListOf(arrow.PrimitiveTypes.Float32)
+	}
+	panic("genArrowType: kind " + kind)
+}
+
+// appendGen appends row i of a column to its Arrow builder.
+func appendGen(b array.Builder, c genColumn, i int) {
+	if c.nullEvery > 0 && i%c.nullEvery == c.nullEvery-1 {
+		b.AppendNull()
+		return
+	}
+	switch x := b.(type) {
+	case *array.Int64Builder:
+		x.Append(int64(i)*1000000007 - 500000000000000000)
+	case *array.Int32Builder:
+		x.Append(int32(uint32(i) * 2654435761))
+	case *array.Float32Builder:
+		x.Append(float32(i) / 7)
+	case *array.Float64Builder:
+		x.Append(float64(i)/3 - 100)
+	case *array.StringBuilder:
+		x.Append(fmt.Sprintf("s%d", i%300))
+	case *array.BinaryBuilder:
+		x.Append([]byte{byte(i), byte(i >> 8), 0xff})
+	case *array.BooleanBuilder:
+		x.Append(i%3 == 0)
+	case *array.Date32Builder:
+		x.Append(arrow.Date32(i*17 - 40000))
+	case *array.TimestampBuilder:
+		x.Append(arrow.Timestamp(981173106123456 + int64(i)*987654321))
+	case *array.Decimal128Builder:
+		x.Append(decimal128.FromI64(int64(i)*123456789 - 1000000000000))
+	case *array.Uint8Builder:
+		x.Append(uint8(i % 256))
+	case *array.Uint16Builder:
+		x.Append(uint16(i * 13 % 65536))
+	case *array.Uint32Builder:
+		x.Append(uint32(i) * 2654435761)
+	case *array.Uint64Builder:
+		x.Append(math.MaxUint64 - uint64(i)*3)
+	case *array.MapBuilder:
+		x.Append(true)
+		kb, ib := x.KeyBuilder().(*array.StringBuilder), x.ItemBuilder().(*array.Int32Builder)
+		kb.Append(fmt.Sprintf("k%d", i%5))
+		ib.Append(int32(i))
+		kb.Append("z")
+		ib.Append(0)
+	case *array.ListBuilder:
+		x.Append(true)
+		switch vb := x.ValueBuilder().(type) {
+		case *array.Int32Builder:
+			if i%4 == 0 {
+				return
+			}
+			all := []*int32{ptr(int32(i)), nil, ptr(int32(2 * i))}
+			for _, v := range all[:i%3+1] {
+				if v == nil {
+					vb.AppendNull()
+				} else {
+					vb.Append(*v)
+				}
+			}
+		case *array.Float32Builder:
+			vb.AppendValues(genVector(i), nil)
+		}
+	case *array.FixedSizeListBuilder:
+		x.Append(true)
+		x.ValueBuilder().(*array.Float32Builder).AppendValues(genVector(i), nil)
+	case *array.StructBuilder:
+		x.Append(true)
+		x.FieldBuilder(0).(*array.Int32Builder).Append(int32(i))
+		x.FieldBuilder(1).(*array.StringBuilder).Append(fmt.Sprintf("x%d", i))
+	default:
+		panic(fmt.Sprintf("appendGen: builder %T", b))
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// arrowSetting is a pqarrow writer configuration users pick.
+type arrowSetting struct {
+	name     string
+	props    func(f genFamily) []parquet.WriterProperty
+	fieldIDs bool
+}
+
+// floatColumns are the family's float columns' Parquet paths, for
+// BYTE_STREAM_SPLIT.
+func floatColumns(f genFamily) []string {
+	var out []string
+	for _, c := range f.columns {
+		switch c.kind {
+		case "float32", "float64":
+			out = append(out, c.name)
+		case "fsl_float", "list_float":
+			out = append(out, c.name+".list.element")
+		}
+	}
+	return out
+}
+
+var arrowSettings = []arrowSetting{
+	{name: "default", props: func(genFamily) []parquet.WriterProperty { return nil }},
+	{name: "v2-zstd-no-dictionary", props: func(genFamily) []parquet.WriterProperty {
+		return []parquet.WriterProperty{parquet.WithDataPageVersion(parquet.DataPageV2), parquet.WithCompression(compress.Codecs.Zstd), parquet.WithDictionaryDefault(false)}
+	}},
+	{name: "bss-snappy-small-pages", props: func(f genFamily) []parquet.WriterProperty {
+		p := []parquet.WriterProperty{parquet.WithCompression(compress.Codecs.Snappy), parquet.WithDictionaryDefault(false),
+			parquet.WithDataPageSize(1024), parquet.WithMaxRowGroupLength(700)}
+		for _, path := range floatColumns(f) {
+			p = append(p, parquet.WithEncodingFor(path, parquet.Encodings.ByteStreamSplit))
+		}
+		return p
+	}},
+	{name: "field-ids", fieldIDs: true, props: func(genFamily) []parquet.WriterProperty { return nil }},
+}
+
+// withFieldIDs numbers every field of a schema, nested ones included, as
+// pqarrow writes the PARQUET:field_id metadata.
+func withFieldIDs(fields []arrow.Field, next *int) []arrow.Field {
+	out := make([]arrow.Field, len(fields))
+	for i, f := range fields {
+		f.Metadata = arrow.NewMetadata([]string{"PARQUET:field_id"}, []string{strconv.Itoa(*next)})
+		*next++
+		switch t := f.Type.(type) {
+		case *arrow.ListType:
+			e := withFieldIDs([]arrow.Field{t.ElemField()}, next)[0]
+			f.Type = arrow.ListOfField(e)
+		case *arrow.StructType:
+			f.Type = arrow.StructOf(withFieldIDs(t.Fields(), next)...)
+		}
+		out[i] = f
+	}
+	return out
+}
+
+// ArrowGoCases writes every family with every pqarrow setting into dir.
+func ArrowGoCases(dir string) ([]*WriterCase, error) {
+	var out []*WriterCase
+	for _, f := range genFamilies {
+		for _, s := range arrowSettings {
+			c, err := writeArrowCase(dir, f, s)
+			if err != nil {
+				return nil, fmt.Errorf("arrow-go/%s/%s: %w", s.name, f.name, err)
+			}
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}
+
+func writeArrowCase(dir string, f genFamily, s arrowSetting) (*WriterCase, error) {
+	var fields []arrow.Field
+	for _, c := range f.columns {
+		fields = append(fields, arrow.Field{Name: c.name, Type: genArrowType(c.kind), Nullable: true})
+	}
+	if s.fieldIDs {
+		next := 1
+		fields = withFieldIDs(fields, &next)
+	}
+	schema := arrow.NewSchema(fields, nil)
+	rb := array.NewRecordBuilder(memory.DefaultAllocator, schema)
+	defer rb.Release()
+	c := &WriterCase{Writer: "arrow-go", Setting: s.name, Family: f.name, Vector: f.vector, Dim: f.dim,
+		Path: filepath.Join(dir, "arrow-go-"+s.name+"-"+f.name+".parquet")}
+	for _, col := range f.columns {
+		c.Columns = append(c.Columns, col.name)
+	}
+	for i := range f.rows {
+		row := map[string]any{}
+		for j, col := range f.columns {
+			appendGen(rb.Field(j), col, i)
+			row[col.name] = genExpected(col, i)
+		}
+		c.Rows = append(c.Rows, row)
+	}
+	rec := rb.NewRecordBatch()
+	defer rec.Release()
+	out, err := os.Create(c.Path)
+	if err != nil {
+		return nil, err
+	}
+	w, err := pqarrow.NewFileWriter(schema, out, parquet.NewWriterProperties(s.props(f)...), pqarrow.DefaultWriterProps())
+	if err != nil {
+		out.Close()
+		return nil, err
+	}
+	if err := w.Write(rec); err != nil {
+		w.Close()
+		return nil, err
+	}
+	if err := w.Close(); err != nil {
+		return nil, err
+	}
+	_ = out.Close() // pqarrow closes its sink; a second close only errs
+	if f.vector != "" {
+		c.WriterDefect, err = arrowVectorReadBack(c.Path, f)
+	}
+	return c, err
+}
+
+// arrowVectorReadBack reads the vector column back with pqarrow and says
+// where it differs from what the writer was given: pqarrow (v18.8.0)
+// writes a FixedSizeList column split into several row groups with the
+// first row group's values again in the later ones, a writer defect the
+// lab must not be blamed for, and DuckDB reads the same values the lab does.
+func arrowVectorReadBack(path string, f genFamily) (string, error) {
+	in, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer in.Close()
+	rd, err := file.NewParquetReader(in)
+	if err != nil {
+		return "", err
+	}
+	fr, err := pqarrow.NewFileReader(rd, pqarrow.ArrowReadProperties{}, memory.DefaultAllocator)
+	if err != nil {
+		return "", err
+	}
+	tbl, err := fr.ReadTable(context.Background())
+	if err != nil {
+		return "", err
+	}
+	defer tbl.Release()
+	col := tbl.Column(tbl.Schema().FieldIndices(f.vector)[0])
+	row := 0
+	for _, chunk := range col.Data().Chunks() {
+		var values *array.Float32
+		switch a := chunk.(type) {
+		case *array.FixedSizeList:
+			values = a.ListValues().(*array.Float32)
+		case *array.List:
+			values = a.ListValues().(*array.Float32)
+		default:
+			return "", fmt.Errorf("vector column read back as %T", chunk)
+		}
+		for i := 0; i < chunk.Len(); i, row = i+1, row+1 {
+			if chunk.IsNull(i) {
+				continue
+			}
+			start, _ := chunk.(array.ListLike).ValueOffsets(i)
+			want := genVector(row)
+			for x := range want {
+				if got := values.Value(int(start) + x); got != want[x] {
+					return fmt.Sprintf("pqarrow reads back row %d element %d as %v, it was given %v", row, x, got, want[x]), nil
+				}
+			}
+		}
+	}
+	return "", nil
+}
