@@ -1,12 +1,73 @@
 // parquet-wasm: arrow-rs's Parquet reader compiled to WebAssembly. Its table
 // crosses into JavaScript as an Arrow IPC stream, read with apache-arrow.
 // op read {file, limit?} -> {peer, columns:[{name,type}], rows:[{...}], num_rows, timings_ms}
-import { readFile } from 'node:fs/promises';
-import { readParquet, ParquetFile } from 'parquet-wasm';
-import { tableFromIPC } from 'apache-arrow';
+// op write {file, columns:[{name, kind, values}], options?} -> {peer, file}
+//   arrow-rs writes an Arrow table built with apache-arrow (the reverse
+//   compatibility matrix's writer). Kinds as hyparquetwriter.mjs, plus
+//   struct_ab ({a: int32, b: string}) and fsl_float (FixedSizeList<float, dim>).
+//   options: {compression: SNAPPY|ZSTD|UNCOMPRESSED, dictionary, version: 1|2,
+//   page_size, row_group_size, bss_columns:[...]} (arrow-rs's defaults
+//   where unset).
+import { readFile, writeFile } from 'node:fs/promises';
+import {
+  readParquet, ParquetFile, writeParquet, Table as WasmTable, WriterPropertiesBuilder,
+  Compression, Encoding, WriterVersion,
+} from 'parquet-wasm';
+import {
+  tableFromIPC, tableToIPC, makeTable, vectorFromArray, Field, Int32, Int64, Uint8, Uint16,
+  Uint32, Uint64, Float32, Float64, Utf8, Binary, Bool, List, Struct, FixedSizeList,
+} from 'apache-arrow';
 import { main, required, jsonSafe, now } from './common.mjs';
 
+function arrowType(c) {
+  switch (c.kind) {
+    case 'int64': return new Int64();
+    case 'int32': return new Int32();
+    case 'uint8': return new Uint8();
+    case 'uint16': return new Uint16();
+    case 'uint32': return new Uint32();
+    case 'uint64': return new Uint64();
+    case 'float32': return new Float32();
+    case 'float64': return new Float64();
+    case 'string': return new Utf8();
+    case 'binary': return new Binary();
+    case 'bool': return new Bool();
+    case 'list_int32': return new List(new Field('item', new Int32(), true));
+    case 'list_float': return new List(new Field('item', new Float32(), true));
+    case 'fsl_float': return new FixedSizeList(c.dim, new Field('item', new Float32(), true));
+    case 'struct_ab': return new Struct([new Field('a', new Int32(), true), new Field('b', new Utf8(), true)]);
+  }
+  throw new Error(`unknown kind ${c.kind}`);
+}
+
+function convert(kind, v) {
+  if (v === null) return null;
+  switch (kind) {
+    case 'int64': case 'uint64': return BigInt(v);
+    case 'binary': return Uint8Array.from(Buffer.from(v, 'hex'));
+    default: return v;
+  }
+}
+
 await main({
+  async write(req) {
+    required(req, 'file', 'columns');
+    const vectors = {};
+    for (const c of req.columns) vectors[c.name] = vectorFromArray(c.values.map((v) => convert(c.kind, v)), arrowType(c));
+    const table = makeTable(vectors);
+    const o = req.options ?? {};
+    let props = new WriterPropertiesBuilder();
+    if (o.compression) props = props.setCompression(Compression[o.compression]);
+    if (o.dictionary !== undefined) props = props.setDictionaryEnabled(o.dictionary);
+    if (o.version === 2) props = props.setWriterVersion(WriterVersion.V2);
+    if (o.page_size) props = props.setDataPageSizeLimit(o.page_size);
+    if (o.row_group_size) props = props.setMaxRowGroupSize(o.row_group_size);
+    for (const col of o.bss_columns ?? []) props = props.setColumnEncoding(col, Encoding.BYTE_STREAM_SPLIT);
+    const bytes = writeParquet(WasmTable.fromIPCStream(tableToIPC(table, 'stream')), props.build());
+    await writeFile(req.file, bytes);
+    return { peer: 'parquet-wasm', file: req.file };
+  },
+
   async read(req) {
     required(req, 'file');
     const t0 = now();

@@ -68,7 +68,10 @@ var (
 	Hyparquet   = nodePeer("hyparquet", "hyparquet.mjs", "hyparquet")
 	ParquetWasm = nodePeer("parquet-wasm", "parquetwasm.mjs", "parquet-wasm", "apache-arrow")
 	LanceDB     = nodePeer("lancedb", "lancedb.mjs", "@lancedb/lancedb", "apache-arrow")
-	FAISS       = Peer{
+	// HyparquetWriter is hyparquet's companion writer; the reverse
+	// compatibility matrix writes files with it (and with ParquetWasm).
+	HyparquetWriter = nodePeer("hyparquet-writer", "hyparquetwriter.mjs", "hyparquet-writer")
+	FAISS           = Peer{
 		Name:    "faiss",
 		Program: faissPython, // Debian's interpreter: python3-faiss installs for it alone
 		Script:  "faiss_search.py",
@@ -78,7 +81,7 @@ var (
 )
 
 // All lists the known peers.
-func All() []Peer { return []Peer{DuckDB, Hyparquet, ParquetWasm, LanceDB, FAISS} }
+func All() []Peer { return []Peer{DuckDB, Hyparquet, HyparquetWriter, ParquetWasm, LanceDB, FAISS} }
 
 // Readers lists the peers with a Parquet `read` op.
 func Readers() []Peer { return []Peer{DuckDB, Hyparquet, ParquetWasm} }

@@ -26,8 +26,10 @@ const reverseExpectedPath = "reverse_expected.json"
 // cells fail; an error cell must name the file; the classes are pinned in
 // reverse_expected.json (-update rewrites it).
 func TestReverseMatrix(t *testing.T) {
-	if err := peers.DuckDB.Available(); err != nil {
-		testenv.MissingPeer(t, err.Error())
+	for _, p := range []peers.Peer{peers.DuckDB, peers.ParquetWasm, peers.HyparquetWriter} {
+		if err := p.Available(); err != nil {
+			testenv.MissingPeer(t, err.Error())
+		}
 	}
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "lab")
@@ -47,6 +49,11 @@ func TestReverseMatrix(t *testing.T) {
 		t.Fatal(err)
 	}
 	cases = append(cases, arrowCases...)
+	jsCases, err := compat.JSCases(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases = append(cases, jsCases...)
 	t.Logf("%d files written in %v", len(cases), time.Since(start).Round(time.Millisecond))
 	paths := map[string]string{}
 	for _, c := range cases {
