@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	iceio "github.com/apache/iceberg-go/io"
+
+	"github.com/coltype-lab/lab/internal/safeopen"
 )
 
 // InputFile is a location readable through an iceberg-go FileIO.
@@ -25,11 +27,14 @@ type OutputFile struct {
 	Location string
 }
 
-// LocalInput opens a local path (or file:// URI) through iceberg-go's LocalFS.
-func LocalInput(path string) InputFile { return InputFile{FS: iceio.LocalFS{}, Location: path} }
+// LocalInput opens a local path (or file:// URI) through iceberg-go's LocalFS,
+// refusing without blocking anything but a regular file (a FIFO would hang
+// the open, a device could be endless).
+func LocalInput(path string) InputFile { return InputFile{FS: safeopen.LocalFS{}, Location: path} }
 
-// LocalOutput writes a local path (or file:// URI) through iceberg-go's LocalFS.
-func LocalOutput(path string) OutputFile { return OutputFile{FS: iceio.LocalFS{}, Location: path} }
+// LocalOutput writes a local path (or file:// URI) through iceberg-go's
+// LocalFS; it replaces only a regular file.
+func LocalOutput(path string) OutputFile { return OutputFile{FS: safeopen.LocalFS{}, Location: path} }
 
 // ReaderAtSeeker is what format readers need from an opened input: random
 // access plus the size, which Parquet needs to find its footer.
@@ -76,18 +81,30 @@ type PendingFile struct {
 	done      bool
 }
 
-// Create starts writing the output. Without overwrite an existing file is an
-// error and is left untouched.
+// NotReplaceableError is an output location that holds something other than
+// a regular file. Publishing renames over the location, which would swap that
+// node (a directory, device, FIFO or symlink) for a regular file.
+type NotReplaceableError struct{ Mode fs.FileMode }
+
+func (e *NotReplaceableError) Error() string {
+	if e.Mode.IsDir() {
+		return "is a directory and cannot be replaced"
+	}
+	return "is a " + safeopen.Kind(e.Mode) + ", not a regular file, and cannot be replaced"
+}
+
+// Create starts writing the output. An existing file is an error and is left
+// untouched, unless overwrite is set and it is a regular file.
 func (out OutputFile) Create(overwrite bool) (*PendingFile, error) {
 	if out.FS == nil {
 		return nil, fmt.Errorf("output file %q: no FileIO", out.Location)
 	}
-	if !overwrite {
-		if exists, err := out.exists(); err != nil {
-			return nil, err
-		} else if exists {
-			return nil, fmt.Errorf("create %s: %w (set overwrite to replace it)", out.Location, ErrFileExists)
-		}
+	exists, err := out.existing()
+	if err != nil {
+		return nil, err
+	}
+	if exists && !overwrite {
+		return nil, fmt.Errorf("create %s: %w (set overwrite to replace it)", out.Location, ErrFileExists)
 	}
 	p := &PendingFile{out: out, overwrite: overwrite}
 	target := out.Location
@@ -112,20 +129,31 @@ func (out OutputFile) Create(overwrite bool) (*PendingFile, error) {
 	return p, nil
 }
 
-func (out OutputFile) exists() (bool, error) {
-	st, ok := out.FS.(iceio.StatIO)
-	if !ok {
+// existing reports whether a regular file is at the output's location, and
+// fails with a *NotReplaceableError when something else is. The node itself
+// is looked at (Lstat, where the FileIO has it), not what a symlink names.
+func (out OutputFile) existing() (bool, error) {
+	var stat func(string) (fs.FileInfo, error)
+	switch fsys := out.FS.(type) {
+	case interface {
+		Lstat(string) (fs.FileInfo, error)
+	}:
+		stat = fsys.Lstat
+	case iceio.StatIO:
+		stat = fsys.Stat
+	default:
 		return false, nil
 	}
-	_, err := st.Stat(out.Location)
+	fi, err := stat(out.Location)
 	switch {
-	case err == nil:
-		return true, nil
 	case errors.Is(err, fs.ErrNotExist):
 		return false, nil
-	default:
+	case err != nil:
 		return false, fmt.Errorf("stat %s: %w", out.Location, err)
+	case !fi.Mode().IsRegular():
+		return false, fmt.Errorf("create %s: %w", out.Location, &NotReplaceableError{Mode: fi.Mode()})
 	}
+	return true, nil
 }
 
 // tempSibling names a hidden file next to location, keeping any URI scheme.
@@ -238,12 +266,21 @@ func (p *PendingFile) Commit() error {
 	var err error
 	if rn, ok := p.out.FS.(iceio.RenameNoReplaceIO); ok && !p.overwrite {
 		err = rn.RenameNoReplace(p.tmp, p.out.Location)
-	} else {
+	} else if _, err = p.out.existing(); err == nil {
+		// Looked at again: the node may have changed since Create.
 		err = p.out.FS.(iceio.RenameIO).Rename(p.tmp, p.out.Location)
 	}
 	if err != nil {
 		p.removeTemp()
+		var nr *NotReplaceableError
+		if errors.As(err, &nr) {
+			return err
+		}
 		if errors.Is(err, fs.ErrExist) {
+			// os.Rename says EEXIST for a directory, which no overwrite replaces.
+			if _, xerr := p.out.existing(); xerr != nil {
+				return xerr
+			}
 			return fmt.Errorf("create %s: %w (set overwrite to replace it)", p.out.Location, ErrFileExists)
 		}
 		return fmt.Errorf("publish %s: %w", p.out.Location, err)

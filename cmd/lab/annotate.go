@@ -17,6 +17,7 @@ import (
 
 	"github.com/coltype-lab/lab/formats/parquet/footer"
 	"github.com/coltype-lab/lab/formats/parquet/inspect"
+	"github.com/coltype-lab/lab/internal/safeopen"
 	"github.com/coltype-lab/lab/types/vector"
 )
 
@@ -218,7 +219,7 @@ func annotateFile(stdout io.Writer, in, out string, anns []annotation, force, al
 			return fmt.Errorf("annotate: %s exists; use --force to replace it", out)
 		}
 	}
-	src, err := os.Open(in)
+	src, err := safeopen.Open(in) // a FIFO would block os.Open
 	if err != nil {
 		return fmt.Errorf("annotate: %w", err)
 	}

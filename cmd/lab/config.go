@@ -27,11 +27,19 @@ func newConfigCommand(v *viper.Viper) *cobra.Command {
 	show := &cobra.Command{
 		Use:   "show",
 		Short: "Print every setting's effective value and where it came from (flag default, lab.yaml, or LAB_* environment)",
+		Long: `Show prints every setting's effective value and where it came from: the
+flag's default, the configuration file, or a LAB_* environment variable.
+
+Settings that widen what the lab may open (` + strings.Join(wideningKeys, ", ") + `)
+are taken from a configuration file only when it is named with --config or
+trusted with --trust-config; from a ./lab.yaml found in the working directory
+they are ignored, with a warning, and shown here as the default with the
+reason.`,
 		Example: `  lab config show
   LAB_DEMO_DIR=/tmp/tour lab config show --json`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			settings := effectiveSettings(v)
+			settings := effectiveSettings(v, loadedConfig(cmd))
 			if asJSON {
 				return writeJSON(cmd.OutOrStdout(), struct {
 					ConfigFile string    `json:"config_file"`
@@ -68,21 +76,34 @@ type setting struct {
 // layer it came from. Command-line flags apply only to the command they are
 // given to, so here a value comes from the environment, the file, or the
 // flag's default, in that order of precedence.
-func effectiveSettings(v *viper.Viper) []setting {
+func effectiveSettings(v *viper.Viper, load *configLoad) []setting {
 	keys := v.AllKeys()
 	slices.Sort(keys)
 	out := make([]setting, 0, len(keys))
 	for _, k := range keys {
-		source := "default"
-		switch {
-		case envSet(k):
-			source = "environment " + envName(k)
-		case v.InConfig(k):
-			source = "config file"
-		}
-		out = append(out, setting{Key: k, Value: v.Get(k), Source: source})
+		out = append(out, setting{Key: k, Value: v.Get(k), Source: settingSource(v, load, k)})
 	}
 	return out
+}
+
+// settingSource says where a key's value comes from, short of a flag given
+// to the running command: the environment, the file (for a widening key, how
+// the file came to be trusted), or the default (for a widening key the file
+// sets, why the file's value is ignored).
+func settingSource(v *viper.Viper, load *configLoad, key string) string {
+	switch {
+	case envSet(key):
+		return "environment " + envName(key)
+	case v.InConfig(key) && isWidening(key) && load.named:
+		return "config file (named with --config)"
+	case v.InConfig(key) && isWidening(key):
+		return "config file (trusted with --trust-config)"
+	case v.InConfig(key):
+		return "config file"
+	case slices.Contains(load.ignored, key):
+		return "default (ignored in " + load.file + ": not named with --config nor trusted with --trust-config)"
+	}
+	return "default"
 }
 
 func envName(key string) string {

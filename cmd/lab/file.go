@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -11,6 +12,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"text/tabwriter"
+	"time"
 
 	"github.com/apache/iceberg-go"
 	"github.com/spf13/cobra"
@@ -58,7 +61,21 @@ file's directory), relative uris resolve against --base (default: the same
 directory), and only the --scheme schemes are allowed (default: file, which
 covers local paths). http and https are allowed only when named with --scheme,
 and then only for the --host hosts. --verify hashes the bytes while they
-stream and fails the row on a checksum mismatch.
+stream and fails the row on a checksum mismatch. An http(s) row fails, naming
+the timeout, when connecting takes longer than --connect-timeout, the
+response headers longer than --header-timeout, or any wait for more body
+bytes longer than --idle-timeout.
+
+Where the policy comes from: flags, then LAB_* variables (LAB_FILE_RESOLVE_ROOT),
+then a configuration file. The settings that widen it (file.resolve.root,
+scheme, host, max_size) are taken from a file only when it is named with
+--config FILE or trusted with --trust-config: a ./lab.yaml found in the working
+directory cannot widen them, and a warning names each one it tries to set.
+The timeouts, base, column, verify and json may come from ./lab.yaml.
+--show-policy prints the effective policy and where each part came from on
+stderr; it is printed without asking whenever a widening part comes from a
+LAB_* variable or a configuration file, or was ignored. Standard output is
+the same either way.
 
 Exit status: 0 when every non-null row resolves, 1 when any row is invalid or
 fails, 2 for usage errors (bad flags, a missing or non-Parquet file, no such
@@ -78,6 +95,17 @@ column, a column that is not FILE).`,
 				base:    v.GetString("file.resolve.base"),
 				maxSize: v.GetInt64("file.resolve.max_size"),
 				json:    v.GetBool("file.resolve.json"),
+
+				connectTimeout: v.GetDuration("file.resolve.connect_timeout"),
+				headerTimeout:  v.GetDuration("file.resolve.header_timeout"),
+				idleTimeout:    v.GetDuration("file.resolve.idle_timeout"),
+				showPolicy:     v.GetBool("file.resolve.show_policy"),
+				policySource: func(key string) string {
+					if f := cmd.Flags().Lookup(resolveFlags[strings.TrimPrefix(key, "file.resolve.")]); f != nil && f.Changed {
+						return "flag --" + f.Name
+					}
+					return settingSource(v, loadedConfig(cmd), key)
+				},
 			}
 			return runFileResolve(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), opts)
 		},
@@ -91,13 +119,22 @@ column, a column that is not FILE).`,
 	f.String("base", "", "base location for relative uris: a directory or an http(s) URL (default: the Parquet file's directory)")
 	f.Int64("max-size", 0, "most bytes one value may resolve to (0: 256 MiB)")
 	f.Bool("json", false, "print the results as one JSON document")
-	for key, flag := range map[string]string{
-		"column": "column", "verify": "verify", "root": "root", "scheme": "scheme", "host": "host",
-		"base": "base", "max_size": "max-size", "json": "json",
-	} {
+	f.Duration("connect-timeout", file.DefaultConnectTimeout, "longest wait for a connection to an http(s) host")
+	f.Duration("header-timeout", file.DefaultHeaderTimeout, "longest wait for response headers once a request is sent")
+	f.Duration("idle-timeout", file.DefaultIdleTimeout, "longest wait for more body bytes")
+	f.Bool("show-policy", false, "print the effective resolution policy and where each part came from on stderr")
+	for key, flag := range resolveFlags {
 		_ = v.BindPFlag("file.resolve."+key, f.Lookup(flag))
 	}
 	return cmd
+}
+
+// resolveFlags maps lab file resolve's setting keys (under file.resolve) to
+// their flags.
+var resolveFlags = map[string]string{
+	"column": "column", "verify": "verify", "root": "root", "scheme": "scheme", "host": "host",
+	"base": "base", "max_size": "max-size", "json": "json", "connect_timeout": "connect-timeout",
+	"header_timeout": "header-timeout", "idle_timeout": "idle-timeout", "show_policy": "show-policy",
 }
 
 type resolveOptions struct {
@@ -106,6 +143,12 @@ type resolveOptions struct {
 	roots, schemes, hosts []string
 	base                  string
 	maxSize               int64
+
+	connectTimeout, headerTimeout, idleTimeout time.Duration
+	// showPolicy prints the policy on stderr; policySource says where a
+	// file.resolve key's value came from.
+	showPolicy   bool
+	policySource func(key string) string
 }
 
 // Row statuses, as printed and as in the JSON.
@@ -186,9 +229,14 @@ func runFileResolve(ctx context.Context, stdout, stderr io.Writer, o resolveOpti
 		fmt.Fprintf(stderr, "lab: warning: %s: column %q (field id %d) is FILE-shaped but its footer does not annotate it FILE (no logical type 19, no key/value mirror); resolving it as FILE anyway\n",
 			o.path, col.name, col.id)
 	}
-	resolver, err := newCLIResolver(filepath.Dir(abs), o)
+	cfg, err := cliResolverConfig(filepath.Dir(abs), o)
 	if err != nil {
 		return err
+	}
+	reportPolicy(stderr, cfg, o)
+	resolver, err := file.NewResolver(cfg)
+	if err != nil {
+		return usageError{err}
 	}
 
 	b, err := registry.NewReadBuilder[*data.Record](registry.PARQUET, in)
@@ -325,10 +373,33 @@ func fileChildNames() string {
 // newCLIResolver turns the flags into a resolver policy; dir is the Parquet
 // file's directory, the default root and base.
 func newCLIResolver(dir string, o resolveOptions) (*file.Resolver, error) {
-	if o.maxSize < 0 {
-		return nil, usageError{fmt.Errorf("--max-size %d is negative", o.maxSize)}
+	cfg, err := cliResolverConfig(dir, o)
+	if err != nil {
+		return nil, err
 	}
-	cfg := file.Config{VerifyChecksums: o.verify, MaxSize: o.maxSize, HTTPHosts: o.hosts}
+	r, err := file.NewResolver(cfg)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	return r, nil
+}
+
+// cliResolverConfig is newCLIResolver's policy, before the resolver checks it.
+func cliResolverConfig(dir string, o resolveOptions) (file.Config, error) {
+	fail := func(err error) (file.Config, error) { return file.Config{}, usageError{err} }
+	if o.maxSize < 0 {
+		return fail(fmt.Errorf("--max-size %d is negative", o.maxSize))
+	}
+	for _, t := range []struct {
+		flag string
+		d    time.Duration
+	}{{"--connect-timeout", o.connectTimeout}, {"--header-timeout", o.headerTimeout}, {"--idle-timeout", o.idleTimeout}} {
+		if t.d < 0 {
+			return fail(fmt.Errorf("%s %s is negative", t.flag, t.d))
+		}
+	}
+	cfg := file.Config{VerifyChecksums: o.verify, MaxSize: o.maxSize, HTTPHosts: o.hosts,
+		ConnectTimeout: o.connectTimeout, HeaderTimeout: o.headerTimeout, IdleTimeout: o.idleTimeout}
 	web := false
 	for _, s := range o.schemes {
 		s = strings.ToLower(strings.TrimSpace(s))
@@ -337,18 +408,18 @@ func newCLIResolver(dir string, o resolveOptions) (*file.Resolver, error) {
 		case "http", "https":
 			web = true
 		default:
-			return nil, usageError{fmt.Errorf("--scheme %q is not supported (file, http, https)", s)}
+			return fail(fmt.Errorf("--scheme %q is not supported (file, http, https)", s))
 		}
 		cfg.Schemes = append(cfg.Schemes, s)
 	}
 	if len(cfg.Schemes) == 0 {
-		return nil, usageError{errors.New("--scheme: at least one scheme is needed")}
+		return fail(errors.New("--scheme: at least one scheme is needed"))
 	}
 	if web && len(o.hosts) == 0 {
-		return nil, usageError{errors.New("--scheme http or https needs --host for each host references may reach")}
+		return fail(errors.New("--scheme http or https needs --host for each host references may reach"))
 	}
 	if len(o.hosts) > 0 && !web {
-		return nil, usageError{errors.New("--host applies to http and https only; add --scheme https (or http)")}
+		return fail(errors.New("--host applies to http and https only; add --scheme https (or http)"))
 	}
 	roots := o.roots
 	if len(roots) == 0 {
@@ -357,7 +428,7 @@ func newCLIResolver(dir string, o resolveOptions) (*file.Resolver, error) {
 	for _, root := range roots {
 		a, err := filepath.Abs(root)
 		if err != nil {
-			return nil, usageError{fmt.Errorf("--root %q: %w", root, err)}
+			return fail(fmt.Errorf("--root %q: %w", root, err))
 		}
 		cfg.Roots = append(cfg.Roots, a)
 	}
@@ -367,16 +438,66 @@ func newCLIResolver(dir string, o resolveOptions) (*file.Resolver, error) {
 		if !strings.Contains(o.base, "://") {
 			a, err := filepath.Abs(o.base)
 			if err != nil {
-				return nil, usageError{fmt.Errorf("--base %q: %w", o.base, err)}
+				return fail(fmt.Errorf("--base %q: %w", o.base, err))
 			}
 			cfg.BaseLocation = a
 		}
 	}
-	r, err := file.NewResolver(cfg)
-	if err != nil {
-		return nil, usageError{err}
+	return cfg, nil
+}
+
+// reportPolicy prints the policy lab file resolve applies and where each
+// part came from, on stderr so that stdout (text or JSON) stays the same:
+// when asked with --show-policy, and unasked when a widening part came from
+// a LAB_* variable or a configuration file, or a file's value was ignored,
+// since then the command line alone does not show the policy.
+func reportPolicy(w io.Writer, cfg file.Config, o resolveOptions) {
+	source := o.policySource
+	if source == nil {
+		source = func(string) string { return "default" }
 	}
-	return r, nil
+	list := func(xs []string) string {
+		if len(xs) == 0 {
+			return "-"
+		}
+		return strings.Join(xs, ",")
+	}
+	rows := []struct {
+		key, value string
+		widening   bool
+		dflt       string // what the default is, when it is not the value itself
+	}{
+		{"root", list(cfg.Roots), true, "the Parquet file's directory"},
+		{"scheme", list(cfg.Schemes), true, ""},
+		{"host", list(cfg.HTTPHosts), true, ""},
+		{"max_size", fmt.Sprintf("%d bytes", cmp.Or(cfg.MaxSize, file.DefaultMaxSize)), true, ""},
+		{"base", cfg.BaseLocation, false, "the Parquet file's directory"},
+		{"connect_timeout", cmp.Or(cfg.ConnectTimeout, file.DefaultConnectTimeout).String(), false, ""},
+		{"header_timeout", cmp.Or(cfg.HeaderTimeout, file.DefaultHeaderTimeout).String(), false, ""},
+		{"idle_timeout", cmp.Or(cfg.IdleTimeout, file.DefaultIdleTimeout).String(), false, ""},
+	}
+	show := o.showPolicy
+	sources := make([]string, len(rows))
+	for i, r := range rows {
+		src := source("file.resolve." + r.key)
+		if r.widening && src != "default" && !strings.HasPrefix(src, "flag ") {
+			show = true
+		}
+		if src == "default" && r.dflt != "" {
+			src += " (" + r.dflt + ")"
+		}
+		sources[i] = src
+	}
+	if !show {
+		return
+	}
+	fmt.Fprintln(w, "lab: FILE resolution policy:")
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "  KEY\tVALUE\tSOURCE")
+	for i, r := range rows {
+		fmt.Fprintf(tw, "  file.resolve.%s\t%s\t%s\n", r.key, r.value, sources[i])
+	}
+	_ = tw.Flush() // stderr: a failed report must not fail the command
 }
 
 // resolveOne decodes and resolves one row, streaming its bytes through a

@@ -302,6 +302,7 @@ func TestFileResolve(t *testing.T) {
 		{"https without host", []string{"mixed.parquet", "--column", "doc", "--scheme", "https"}, "needs --host", 0},
 		{"negative max size", []string{"mixed.parquet", "--column", "doc", "--max-size", "-1"}, "--max-size -1 is negative", 0},
 		{"bad max size", []string{"mixed.parquet", "--column", "doc", "--max-size", "lots"}, "invalid argument", 0},
+		{"negative timeout", []string{"mixed.parquet", "--column", "doc", "--idle-timeout", "-1s"}, "--idle-timeout -1s is negative", 0},
 		{"missing root", []string{"mixed.parquet", "--column", "doc", "--root", "/nonexistent/root"}, "/nonexistent/root", 0},
 	} {
 		t.Run("usage/"+tt.name, func(t *testing.T) {

@@ -20,7 +20,9 @@ import (
 	"github.com/spf13/viper"
 
 	"github.com/coltype-lab/lab/bench"
+	"github.com/coltype-lab/lab/data/jsonrow"
 	lparquet "github.com/coltype-lab/lab/formats/parquet"
+	"github.com/coltype-lab/lab/internal/safeopen"
 	"github.com/coltype-lab/lab/variant"
 )
 
@@ -155,7 +157,9 @@ func typeHistogram(types map[string]int) string {
 // readVariantInput reads the values of INPUT: Parquet by its magic, JSON
 // Lines otherwise. It returns the column actually read.
 func readVariantInput(input, column string) ([]pvariant.Value, string, error) {
-	f, err := os.Open(input)
+	// Read twice (the magic, then from the start), so it must be a file; a
+	// FIFO would block os.Open.
+	f, err := safeopen.Open(input)
 	if err != nil {
 		return nil, "", err
 	}
@@ -189,7 +193,7 @@ func readVariantInput(input, column string) ([]pvariant.Value, string, error) {
 			}
 			b = m
 		}
-		v, err := pvariant.ParseJSONBytes(b, false)
+		v, err := jsonrow.ParseVariant(b) // lab write's checks, nesting limit included
 		if err != nil {
 			return nil, "", fmt.Errorf("%s:%d: %w", input, line, err)
 		}

@@ -235,7 +235,7 @@ func runWrite(cmd *cobra.Command, o writeOptions) error {
 		if errors.Is(err, registry.ErrFileExists) {
 			return fmt.Errorf("%s already exists; pass --overwrite to replace it", o.out)
 		}
-		return fmt.Errorf("%s: %w", o.out, err)
+		return outputError(o.out, err)
 	}
 	prog := newProgress(cmd, -1, "rows written to "+o.out)
 	rowErr := func(line int, err error) error {
@@ -260,10 +260,21 @@ func runWrite(cmd *cobra.Command, o writeOptions) error {
 	}
 	if err := w.Close(); err != nil {
 		prog.Abort()
-		return fmt.Errorf("%s: %w", o.out, err)
+		return outputError(o.out, err)
 	}
 	prog.Finish()
 	return printDataFile(cmd.OutOrStdout(), o.out, spec.Schema, w.DataFile(), o.json)
+}
+
+// outputError names OUT as the user wrote it. A node --overwrite may not
+// replace (a directory, FIFO, device or symlink) is said plainly, since
+// "already exists; pass --overwrite" would be wrong advice.
+func outputError(out string, err error) error {
+	var nr *registry.NotReplaceableError
+	if errors.As(err, &nr) {
+		return fmt.Errorf("%s %w", out, nr)
+	}
+	return fmt.Errorf("%s: %w", out, err)
 }
 
 // writerProperties layers the writer properties: the schema's declarations,

@@ -2,8 +2,11 @@ package jsonrow
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"unicode/utf8"
+
+	"github.com/apache/arrow-go/v18/parquet/variant"
 )
 
 // node is one parsed JSON value. Objects keep their keys in order, because
@@ -35,17 +38,44 @@ func (k kind) String() string {
 // parseJSON parses one JSON text. encoding/json checks the syntax first
 // (and words the error); the scan below then trusts it.
 func parseJSON(b []byte) (*node, error) {
-	if !json.Valid(b) {
-		var v any
-		err := json.Unmarshal(b, &v)
-		if err == nil {
-			err = fmt.Errorf("invalid JSON")
-		}
-		return nil, fmt.Errorf("not JSON: %w", err)
+	if err := checkJSON(b); err != nil {
+		return nil, err
 	}
 	s := scanner{b: b}
 	s.space()
 	return s.value()
+}
+
+// checkJSON is the check a JSON text passes before the lab parses it into
+// a value (a lab write row, a lab variant analyze line): encoding/json's
+// syntax check, which also refuses nesting deeper than its limit (10000)
+// as it scans, at the first level too deep. The parsers that follow
+// recurse once per level; arrow-go's variant parser takes seconds and
+// hundreds of megabytes on a line nested 400,000 deep.
+func checkJSON(b []byte) error {
+	if json.Valid(b) {
+		return nil
+	}
+	var v any
+	err := json.Unmarshal(b, &v) // fails in the same check, with the words
+	var syntax *json.SyntaxError
+	switch {
+	case errors.As(err, &syntax): // Offset counts the bytes read, the bad one last
+		return fmt.Errorf("not JSON at offset %d: %w", max(syntax.Offset-1, 0), err)
+	case err == nil:
+		err = errors.New("invalid JSON")
+	}
+	return fmt.Errorf("not JSON: %w", err)
+}
+
+// ParseVariant parses one JSON text into a variant value, as lab write
+// does for a VARIANT column: the text passes checkJSON, and with it the
+// nesting limit, before arrow-go's parser builds anything.
+func ParseVariant(b []byte) (variant.Value, error) {
+	if err := checkJSON(b); err != nil {
+		return variant.Value{}, err
+	}
+	return variant.ParseJSONBytes(b, false)
 }
 
 type scanner struct {

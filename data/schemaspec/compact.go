@@ -48,6 +48,13 @@ var primitiveTypes = map[string]iceberg.Type{
 	"variant":        iceberg.VariantType{},
 }
 
+// maxNesting is how deep types may nest in the compact form: encoding/json's
+// nesting limit (maxNestingDepth in its scanner), which is what bounds the
+// JSON form, as ParseJSON decodes with encoding/json. It is far beyond any
+// real schema; the parser recurses once per level, and without a bound
+// 100,000 levels of "list<" (1.2 MB of text) took gigabytes.
+const maxNesting = 10000
+
 // Parse reads the compact form (CompactSyntax).
 func Parse(text string) (*Spec, error) {
 	p := &compactParser{src: text, next: 1, spec: &Spec{}}
@@ -60,10 +67,11 @@ func Parse(text string) (*Spec, error) {
 }
 
 type compactParser struct {
-	src  string
-	pos  int
-	next int // the next field id
-	spec *Spec
+	src   string
+	pos   int
+	next  int // the next field id
+	depth int // types open around the one being read
+	spec  *Spec
 }
 
 // fail reports an error at the current position, quoting the text there.
@@ -177,6 +185,12 @@ func (p *compactParser) column(top bool) (iceberg.NestedField, error) {
 }
 
 func (p *compactParser) typ(top bool, column string, id int) (iceberg.Type, error) {
+	if p.depth >= maxNesting {
+		p.skipSpace()
+		return nil, p.fail("column %q: types nest deeper than %d levels", column, maxNesting)
+	}
+	p.depth++
+	defer func() { p.depth-- }()
 	start := p.pos
 	name := p.word()
 	if t, ok := primitiveTypes[name]; ok {

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"strconv"
+
+	"github.com/coltype-lab/lab/internal/safeopen"
 )
 
 // openLocal opens a local file inside the roots.
@@ -42,10 +44,16 @@ func (r *Resolver) openLocal(loc *Location, off, n int64) (opened, error) {
 	if !checked.Mode().IsRegular() {
 		// Directories, FIFOs and devices are refused before opening: a FIFO
 		// would block the open, a device could be endless.
-		return bad(RuleNotRegularFile, "%s is a %s, not a regular file", real, kindOf(checked.Mode()))
+		return bad(RuleNotRegularFile, "%s is a %s, not a regular file", real, safeopen.Kind(checked.Mode()))
 	}
 	f, err := r.fileIO.Open(real)
 	if err != nil {
+		// The default FileIO opens without blocking and refuses what is not
+		// a regular file, such as a FIFO swapped in since the check.
+		var nr *safeopen.NotRegularError
+		if errors.As(err, &nr) {
+			return bad(RuleNotRegularFile, "%s is a %s, not a regular file", real, safeopen.Kind(nr.Mode))
+		}
 		return opened{}, fmt.Errorf("FILE uri %q: open %s: %w", loc.Written, real, err)
 	}
 	got, err := f.Stat()
@@ -84,20 +92,4 @@ func fdPath(f any) (string, bool) {
 		return "", false
 	}
 	return p, true
-}
-
-func kindOf(m fs.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "directory"
-	case m&fs.ModeNamedPipe != 0:
-		return "named pipe"
-	case m&fs.ModeSocket != 0:
-		return "socket"
-	case m&fs.ModeDevice != 0:
-		return "device"
-	case m&fs.ModeSymlink != 0:
-		return "symlink"
-	}
-	return "special file"
 }

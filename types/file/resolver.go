@@ -2,6 +2,7 @@ package file
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/hex"
 	"errors"
@@ -15,13 +16,23 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	icebergio "github.com/apache/iceberg-go/io"
+
+	"github.com/coltype-lab/lab/internal/safeopen"
 )
 
 // DefaultMaxSize is the most bytes one value may resolve to when
 // Config.MaxSize is 0.
 const DefaultMaxSize int64 = 256 << 20
+
+// The http(s) timeouts a zero Config field means.
+const (
+	DefaultConnectTimeout = 10 * time.Second
+	DefaultHeaderTimeout  = 30 * time.Second
+	DefaultIdleTimeout    = 30 * time.Second
+)
 
 // Config is a resolver's policy. The zero value allows nothing: every
 // scheme, root and host has to be listed.
@@ -55,7 +66,8 @@ type Config struct {
 	// bytes their uri denotes. The check costs a read of the external
 	// object, and runs only when the locator passes the policy and exists.
 	SkipInlineLocatorCheck bool
-	// FileIO opens local files; nil means iceberg-go's LocalFS.
+	// FileIO opens local files; nil means iceberg-go's LocalFS with an open
+	// that cannot block on a FIFO (internal/safeopen).
 	FileIO icebergio.IO
 	// SchemeIO opens object-store URIs by scheme, for example an IO from
 	// iceberg-go's io.LoadFS for "s3".
@@ -63,6 +75,13 @@ type Config struct {
 	// HTTPClient sends http and https requests; nil means a plain client.
 	// Its redirects are re-checked against the policy.
 	HTTPClient *http.Client
+	// ConnectTimeout bounds getting a connection to an http(s) host (dial
+	// and TLS handshake), HeaderTimeout the wait for response headers once
+	// the request is sent, IdleTimeout each wait for more body bytes: a
+	// server that accepts and stalls fails the value instead of hanging it.
+	// 0 means the Default*Timeout. Connect and header timeouts need a
+	// transport that reports net/http/httptrace events, as net/http's does.
+	ConnectTimeout, HeaderTimeout, IdleTimeout time.Duration
 }
 
 type localRoot struct{ clean, real string }
@@ -79,6 +98,7 @@ type Resolver struct {
 	maxSize     int64
 	fileIO      icebergio.IO
 	client      *http.Client
+	timeouts    httpLimits
 }
 
 // NewResolver checks cfg and returns a resolver for it. Local roots must
@@ -99,7 +119,22 @@ func NewResolver(cfg Config) (*Resolver, error) {
 		return nil, fmt.Errorf("FILE resolver: MaxSize %d is negative", cfg.MaxSize)
 	}
 	if r.fileIO == nil {
-		r.fileIO = icebergio.LocalFS{}
+		r.fileIO = safeopen.LocalFS{}
+	}
+	for _, t := range []struct {
+		name string
+		set  time.Duration
+		def  time.Duration
+		dst  *time.Duration
+	}{
+		{"ConnectTimeout", cfg.ConnectTimeout, DefaultConnectTimeout, &r.timeouts.connect},
+		{"HeaderTimeout", cfg.HeaderTimeout, DefaultHeaderTimeout, &r.timeouts.header},
+		{"IdleTimeout", cfg.IdleTimeout, DefaultIdleTimeout, &r.timeouts.idle},
+	} {
+		if t.set < 0 {
+			return nil, fmt.Errorf("FILE resolver: %s %s is negative", t.name, t.set)
+		}
+		*t.dst = cmp.Or(t.set, t.def)
 	}
 	for _, s := range cfg.Schemes {
 		s = strings.ToLower(s)

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+	"time"
 
 	icebergio "github.com/apache/iceberg-go/io"
 )
@@ -149,5 +150,27 @@ func TestSpecialFilesAreNotOpened(t *testing.T) {
 	}
 	if len(rec.opened) != 0 {
 		t.Fatalf("opened %v", rec.opened)
+	}
+}
+
+// A FIFO swapped in for the checked file between the check and the open
+// must not block the open: the default FileIO opens without blocking and
+// refuses what is not a regular file.
+func TestFIFOSwappedInIsRefused(t *testing.T) {
+	root := realTempDir(t)
+	writeFile(t, filepath.Join(root, "a.bin"), "inside")
+	fifo := filepath.Join(root, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	r := newTestResolver(t, Config{Roots: []string{root}, Schemes: []string{"file"}, BaseLocation: root})
+	r.fileIO = swappingIO{IO: r.fileIO, to: fifo}
+	err := errWithin(t, 5*time.Second, func() error {
+		_, err := r.ReadAll(context.Background(), &Value{URI: Ptr("a.bin")})
+		return err
+	})
+	want := filepath.Join(root, "a.bin") + " is a named pipe (FIFO), not a regular file"
+	if !hasRule(err, RuleNotRegularFile) || !strings.Contains(err.Error(), `FILE uri "a.bin"`) || !strings.Contains(err.Error(), want) {
+		t.Fatalf("got %v, want rule %s and %q", err, RuleNotRegularFile, want)
 	}
 }

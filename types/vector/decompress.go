@@ -1,6 +1,7 @@
 package vector
 
 import (
+	"errors"
 	"fmt"
 	"sync"
 
@@ -15,10 +16,14 @@ import (
 // from making the reader allocate gigabytes.
 var maxPageBytes = 256 << 20
 
-// zstdDecoders are single-threaded decoders whose memory is capped at a
-// page, reused across pages (building one is costly).
+// zstdDecoders are single-threaded decoders, reused across pages (building
+// one is costly). DecodeAll stops at the capacity of the buffer it is given
+// (WithDecodeAllCapLimit): without that it grows its output to whatever the
+// frames produce, and a frame that leaves its size out can expand 32 KiB
+// into gigabytes, stopped only by WithDecoderMaxMemory after growing a
+// buffer to maxPageBytes, several times over.
 var zstdDecoders = sync.Pool{New: func() any {
-	d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(uint64(maxPageBytes)))
+	d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(uint64(maxPageBytes)), zstd.WithDecodeAllCapLimit(true))
 	if err != nil {
 		return err
 	}
@@ -55,8 +60,13 @@ func decompress(codec format.CompressionCodec, src []byte, size int, bufs *pageB
 		if !ok {
 			return nil, fmt.Errorf("zstd: %v", d)
 		}
-		out, err = dec.DecodeAll(src, dst[:0])
+		// Capacity size: a page yields what its header declares or fails,
+		// having held that and, if a block overflowed it, one grown copy.
+		out, err = dec.DecodeAll(src, dst[:0:size])
 		zstdDecoders.Put(dec)
+		if errors.Is(err, zstd.ErrDecoderSizeExceeded) {
+			return nil, fmt.Errorf("%v: data exceeds the %d bytes the header says", codec, size)
+		}
 	case format.Lz4Raw:
 		out = dst
 		var n int
