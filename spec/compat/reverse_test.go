@@ -18,7 +18,10 @@ import (
 	"github.com/coltype-lab/lab/spec/compat"
 )
 
-const reverseExpectedPath = "reverse_expected.json"
+const (
+	reverseExpectedPath = "reverse_expected.json"
+	compatMarkdownPath  = "../COMPAT.md"
+)
 
 // TestReverseMatrix writes files with the pinned writers, runs every lab
 // operation on each, and classes each cell by comparing the values with
@@ -105,8 +108,13 @@ func TestReverseMatrix(t *testing.T) {
 		keys = append(keys, k)
 	}
 	sort.Slice(keys, func(i, j int) bool { return keys[i].id+keys[i].op < keys[j].id+keys[j].op })
+	errorNotes := map[string]string{}
 	for _, k := range keys {
 		cell := cells[k]
+		if cell.Class == compat.Error {
+			// The note without the temporary directory, for the markdown.
+			errorNotes[k.id+" × "+k.op] = strings.ReplaceAll(cell.Note, dir+"/", "")
+		}
 		if got[k.id] == nil {
 			got[k.id] = map[string]compat.Class{}
 		}
@@ -124,6 +132,16 @@ func TestReverseMatrix(t *testing.T) {
 	}
 	t.Logf("cells: %d ok, %d error, %d wrong, %d crash", counts[compat.OK], counts[compat.Error], counts[compat.Wrong], counts[compat.Crash])
 
+	table := compat.ReverseMarkdown(got, errorNotes)
+	md, err := os.ReadFile(compatMarkdownPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	begin, end := strings.Index(string(md), compat.ReverseBegin), strings.Index(string(md), compat.ReverseEnd)
+	if begin < 0 || end < begin {
+		t.Fatalf("%s has no reverse-matrix markers", compatMarkdownPath)
+	}
+	section := string(md[begin+len(compat.ReverseBegin) : end])
 	if *update {
 		b, err := json.MarshalIndent(got, "", "  ")
 		if err != nil {
@@ -132,7 +150,14 @@ func TestReverseMatrix(t *testing.T) {
 		if err := os.WriteFile(reverseExpectedPath, append(b, '\n'), 0o644); err != nil {
 			t.Fatal(err)
 		}
+		out := string(md[:begin+len(compat.ReverseBegin)]) + "\n" + table + string(md[end:])
+		if err := os.WriteFile(compatMarkdownPath, []byte(out), 0o644); err != nil {
+			t.Fatal(err)
+		}
 		return
+	}
+	if strings.TrimSpace(section) != strings.TrimSpace(table) {
+		t.Errorf("the reverse matrix in %s is out of date; run go test ./spec/compat -run TestReverseMatrix -update", compatMarkdownPath)
 	}
 	raw, err := os.ReadFile(reverseExpectedPath)
 	if err != nil {

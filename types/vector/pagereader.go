@@ -17,6 +17,7 @@ import (
 	"github.com/parquet-go/parquet-go/format"
 
 	"github.com/coltype-lab/lab/formats/parquet/footer"
+	"github.com/coltype-lab/lab/internal/safeopen"
 )
 
 // FileInfo describes the vector column of a layout file.
@@ -74,6 +75,12 @@ type chunk struct {
 	start, end     int64 // byte range of the pages
 	// pages from the OffsetIndex, nil when the file has none.
 	pages []format.PageLocation
+	// dict is the chunk's dictionary, decoded (flba: dim elements per
+	// entry); dictEntries its entry count. arrow-rs dictionary-encodes
+	// every column by default, and DuckDB does when values repeat.
+	dict        []float32
+	dictEntries int
+	dictAt      int64 // where the dictionary page is, -1 for none
 }
 
 // OpenFile opens a Parquet file written in one of the layouts (by WriteFile
@@ -91,7 +98,8 @@ func OpenFile(path string) (*File, error) { return OpenColumn(path, "") }
 // OpenColumn is OpenFile for the top-level field named column; "" picks as
 // OpenFile does (emb, or the only field).
 func OpenColumn(path, column string) (*File, error) {
-	f, err := os.Open(path)
+	// Not os.Open: a FIFO would block the open, a device could be endless.
+	f, err := safeopen.Open(path)
 	if err != nil {
 		return nil, err
 	}
@@ -198,17 +206,22 @@ func openReaderColumn(r io.ReaderAt, size int64, path, column string) (*File, er
 		if _, ok := parquetCodecs[m.Codec]; !ok {
 			return nil, fmt.Errorf("%s: codec %v is not supported (want UNCOMPRESSED, SNAPPY, ZSTD or LZ4_RAW)", where, m.Codec)
 		}
-		if m.DictionaryPageOffset.Valid && m.DictionaryPageOffset.V > 0 {
-			return nil, fmt.Errorf("%s: dictionary-encoded vector columns are not supported", where)
-		}
 		if info.Layout == LayoutVectorRepetition && m.NumValues != rg.NumRows*int64(info.Dim) {
 			return nil, fmt.Errorf("%s: num_values %d ≠ %d rows × vector_length %d: the declared vector_length disagrees with the data",
 				where, m.NumValues, rg.NumRows, info.Dim)
 		}
-		c := chunk{firstRow: row, rows: rg.NumRows, meta: m,
+		c := chunk{firstRow: row, rows: rg.NumRows, meta: m, dictAt: -1,
 			start: m.DataPageOffset, end: m.DataPageOffset + m.TotalCompressedSize}
+		if d := m.DictionaryPageOffset; d.Valid && d.V > 0 && d.V < m.DataPageOffset {
+			// The chunk starts at its dictionary page (ColumnMetaData:
+			// total_compressed_size counts every page of the chunk).
+			c.dictAt, c.start, c.end = d.V, d.V, d.V+m.TotalCompressedSize
+		}
 		if c.start < 4 || c.end > size || c.start > c.end {
 			return nil, fmt.Errorf("%s: pages at bytes [%d, %d) lie outside the %d-byte file", where, c.start, c.end, size)
+		}
+		if err := vf.readDictionary(&c); err != nil {
+			return nil, fmt.Errorf("%s: %w", where, err)
 		}
 		if cc.OffsetIndexOffset.Valid && cc.OffsetIndexLength.Valid {
 			c.pages, err = readOffsetIndex(r, size, cc.OffsetIndexOffset.V, cc.OffsetIndexLength.V)
@@ -441,8 +454,8 @@ func (f *File) pageRefs(ci int) ([]pageRef, error) {
 		size := int64(hlen) + int64(h.CompressedPageSize)
 		if h.Type == format.DataPage || h.Type == format.DataPageV2 {
 			refs = append(refs, pageRef{chunk: ci, offset: off, size: size, firstRow: -1})
-		} else if h.Type == format.DictionaryPage {
-			return nil, fmt.Errorf("%s: dictionary page at byte %d: dictionary-encoded vector columns are not supported", f.info.Path, off)
+		} else if h.Type == format.DictionaryPage && off != c.dictAt {
+			return nil, fmt.Errorf("%s: dictionary page at byte %d: a column chunk has one dictionary page, first (at byte %d)", f.info.Path, off, c.dictAt)
 		}
 		off += size
 	}
@@ -450,6 +463,82 @@ func (f *File) pageRefs(ci int) ([]pageRef, error) {
 }
 
 const headerProbe = 1 << 10
+
+// readDictionary decodes the chunk's dictionary page, when it starts with
+// one: PLAIN values of the element type (flba: whole cells). A chunk
+// whose metadata names no dictionary page but starts with one (some
+// writers leave dictionary_page_offset unset) is read the same way.
+func (f *File) readDictionary(c *chunk) error {
+	h, hlen, _, err := f.readHeader(c.start, c.end)
+	if err != nil {
+		return err
+	}
+	if h.Type != format.DictionaryPage {
+		if c.dictAt >= 0 {
+			return fmt.Errorf("dictionary_page_offset %d holds a %v page", c.dictAt, h.Type)
+		}
+		return nil
+	}
+	c.dictAt = c.start
+	where := fmt.Sprintf("dictionary page at byte %d", c.start)
+	if !h.DictionaryPageHeader.Valid {
+		return fmt.Errorf("%s: no dictionary_page_header", where)
+	}
+	d := h.DictionaryPageHeader.V
+	if d.Encoding != format.Plain && d.Encoding != format.PlainDictionary {
+		return fmt.Errorf("%s: values in %v; the spec says PLAIN", where, d.Encoding)
+	}
+	if d.NumValues < 0 || int64(d.NumValues) > int64(maxPageBytes) {
+		return fmt.Errorf("%s: num_values %d is outside [0, %d]", where, d.NumValues, maxPageBytes)
+	}
+	body := make([]byte, h.CompressedPageSize)
+	if err := readAt(f.r, body, c.start+int64(hlen)); err != nil {
+		return fmt.Errorf("%s: %w", where, err)
+	}
+	if c.meta.Codec != format.Uncompressed {
+		if body, err = decompress(c.meta.Codec, body, int(h.UncompressedPageSize), nil); err != nil {
+			return fmt.Errorf("%s: decompress: %w", where, err)
+		}
+	}
+	flba := f.info.Layout == LayoutFLBA || f.info.Layout == LayoutFLBARaw
+	vals, _, err := decodeFloats(body, int(d.NumValues), format.Plain, flba, f.info.Dim, f.info.Element)
+	if err != nil {
+		return fmt.Errorf("%s: %w", where, err)
+	}
+	c.dict, c.dictEntries = slices.Clone(vals), int(d.NumValues)
+	return nil
+}
+
+// dictionaryValues gathers n dictionary entries by the RLE/bit-packed
+// indices of a dictionary-encoded data page (a bit-width byte, then the
+// runs).
+func dictionaryValues(c *chunk, src []byte, n, width int) ([]float32, error) {
+	if c.dict == nil {
+		return nil, errors.New("dictionary-encoded values without a dictionary page")
+	}
+	if n == 0 {
+		return nil, nil
+	}
+	if len(src) < 1 || src[0] > 32 {
+		return nil, fmt.Errorf("dictionary indices: no valid bit width")
+	}
+	e := rle.Encoding{BitWidth: int(src[0])}
+	idx, err := e.DecodeInt32(make([]int32, 0, n+8), src[1:])
+	if err != nil {
+		return nil, fmt.Errorf("dictionary indices: %w", err)
+	}
+	if len(idx) < n {
+		return nil, fmt.Errorf("dictionary indices: %d decoded, the page has %d values", len(idx), n)
+	}
+	out := make([]float32, 0, n*width)
+	for i, j := range idx[:n] {
+		if j < 0 || int(j) >= c.dictEntries {
+			return nil, fmt.Errorf("dictionary index %d at value %d: the dictionary has %d entries", j, i, c.dictEntries)
+		}
+		out = append(out, c.dict[int(j)*width:int(j+1)*width]...)
+	}
+	return out, nil
+}
 
 // readHeader decodes the page header at off; prefix holds the bytes read,
 // the header and whatever of the body followed it.
@@ -552,8 +641,14 @@ func (f *File) parseHeader(h format.PageHeader, hlen int, c *chunk) (pageLayout,
 	if pl.numValues < 0 || pl.numValues > maxPageBytes {
 		return pl, fmt.Errorf("num_values %d is outside [0, %d]", pl.numValues, maxPageBytes)
 	}
-	if pl.encoding != format.Plain && pl.encoding != format.ByteStreamSplit {
-		return pl, fmt.Errorf("values in %v; this reader decodes PLAIN and BYTE_STREAM_SPLIT", pl.encoding)
+	switch pl.encoding {
+	case format.Plain, format.ByteStreamSplit:
+	case format.RLEDictionary, format.PlainDictionary:
+		if c.dict == nil {
+			return pl, fmt.Errorf("values in %v, and the column chunk has no dictionary page", pl.encoding)
+		}
+	default:
+		return pl, fmt.Errorf("values in %v; this reader decodes PLAIN, BYTE_STREAM_SPLIT and dictionary indices", pl.encoding)
 	}
 	return pl, nil
 }
@@ -707,7 +802,17 @@ func (f *File) decodeBody(pl pageLayout, c *chunk, body []byte, wantDim int, buf
 		}
 	}
 	flba := info.Layout == LayoutFLBA || info.Layout == LayoutFLBARaw
-	elems, zero, err := decodeFloats(vals, nonNull, pl.encoding, flba, info.Dim, info.Element)
+	var elems []float32
+	var zero bool
+	if pl.encoding == format.RLEDictionary || pl.encoding == format.PlainDictionary {
+		width := 1
+		if flba {
+			width = info.Dim
+		}
+		elems, err = dictionaryValues(c, vals, nonNull, width)
+	} else {
+		elems, zero, err = decodeFloats(vals, nonNull, pl.encoding, flba, info.Dim, info.Element)
+	}
 	if err != nil {
 		return decodedPage{}, err
 	}
@@ -914,7 +1019,15 @@ func assembleList(info *FileInfo, nv int, reps, defs []byte, elems []float32, di
 			if d == emptyDef {
 				continue // an empty list: finish reports 0 elements
 			}
+		} else if i == 0 {
+			return decodedPage{}, errors.New("the page starts inside a row: the writer let a vector cross a page boundary, which this reader does not read yet")
 		} else if cur < 0 {
+			// DuckDB writes a null FLOAT[N] as N entries, the rest
+			// repeating inside the null list below any present level:
+			// nothing can follow a null list, so they mean nothing else.
+			if int(defs[i]) <= emptyDef && (nullDef < 0 || int(defs[i]) == nullDef) {
+				continue
+			}
 			return decodedPage{}, fmt.Errorf("value %d continues a null vector", i)
 		}
 		d := int(defs[i])
