@@ -119,14 +119,16 @@ func runVectorSearch(out io.Writer, path string, o vectorSearchOptions) error {
 			Score jsonFloat `json:"score"`
 		}
 		doc := struct {
-			File    string  `json:"file"`
-			Layout  string  `json:"layout"`
-			Dim     int     `json:"dim"`
-			Rows    int64   `json:"rows"`
-			Metric  string  `json:"metric"`
-			K       int     `json:"k"`
-			Results [][]hit `json:"results"`
-		}{File: path, Layout: info.Layout.String(), Dim: info.Dim, Rows: info.Rows, Metric: metric.String(), K: o.k}
+			File      string         `json:"file"`
+			Layout    string         `json:"layout"`
+			Dim       int            `json:"dim"`
+			Rows      int64          `json:"rows"`
+			Metric    string         `json:"metric"`
+			K         int            `json:"k"`
+			Checksums checksumReport `json:"checksums"`
+			Results   [][]hit        `json:"results"`
+		}{File: path, Layout: info.Layout.String(), Dim: info.Dim, Rows: info.Rows, Metric: metric.String(), K: o.k,
+			Checksums: checksumsOf(f)}
 		for _, rs := range res {
 			hits := make([]hit, len(rs))
 			for i, r := range rs {
@@ -136,7 +138,7 @@ func runVectorSearch(out io.Writer, path string, o vectorSearchOptions) error {
 		}
 		return writeJSON(out, doc)
 	}
-	fmt.Fprintf(out, "%s: %s, %d rows × %d, metric %v, top %d\n", path, info.Layout, info.Rows, info.Dim, metric, o.k)
+	fmt.Fprintf(out, "%s: %s, %d rows × %d, metric %v, top %d; %s\n", path, info.Layout, info.Rows, info.Dim, metric, o.k, checksumsOf(f))
 	for qi, rs := range res {
 		fmt.Fprintf(out, "query %d:\n", qi)
 		for rank, r := range rs {
@@ -144,6 +146,28 @@ func runVectorSearch(out io.Writer, path string, o vectorSearchOptions) error {
 		}
 	}
 	return nil
+}
+
+// checksumReport counts the page reads of a command whose page had a CRC,
+// verified, and those without: a file without CRCs cannot show corruption.
+type checksumReport struct {
+	Verified int64 `json:"pages_verified"`
+	Without  int64 `json:"pages_without_crc"`
+}
+
+func checksumsOf(f *vector.File) checksumReport {
+	v, n := f.Checksums()
+	return checksumReport{Verified: v, Without: n}
+}
+
+func (c checksumReport) String() string {
+	switch {
+	case c.Without == 0:
+		return fmt.Sprintf("page checksums: %d page reads verified", c.Verified)
+	case c.Verified == 0:
+		return fmt.Sprintf("page checksums: none (the %d page reads had no CRC to verify)", c.Without)
+	}
+	return fmt.Sprintf("page checksums: %d page reads verified, %d without a CRC", c.Verified, c.Without)
 }
 
 func columnName(c string) string {
@@ -215,7 +239,7 @@ allowed). A null vector prints as null, a null element as NaN (null in JSON).` +
   lab vector take emb.parquet --rows 3 --column emb --json | jq '.rows[0].vector | length'`,
 		Args: usageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runVectorTake(cmd.OutOrStdout(), args[0], v.GetString("vector.take.rows"),
+			return runVectorTake(cmd.OutOrStdout(), cmd.ErrOrStderr(), args[0], v.GetString("vector.take.rows"),
 				v.GetString("vector.take.column"), v.GetBool("vector.take.json"))
 		},
 	}
@@ -229,7 +253,7 @@ allowed). A null vector prints as null, a null element as NaN (null in JSON).` +
 	return cmd
 }
 
-func runVectorTake(out io.Writer, path, rowList, column string, asJSON bool) error {
+func runVectorTake(out, errOut io.Writer, path, rowList, column string, asJSON bool) error {
 	if strings.TrimSpace(rowList) == "" {
 		return usageError{errors.New("--rows is required, e.g. --rows 0,5,9")}
 	}
@@ -262,11 +286,12 @@ func runVectorTake(out io.Writer, path, rowList, column string, asJSON bool) err
 			Vector []jsonFloat `json:"vector"` // null for a null vector
 		}
 		doc := struct {
-			File   string `json:"file"`
-			Layout string `json:"layout"`
-			Dim    int    `json:"dim"`
-			Rows   []row  `json:"rows"`
-		}{File: path, Layout: info.Layout.String(), Dim: info.Dim, Rows: []row{}}
+			File      string         `json:"file"`
+			Layout    string         `json:"layout"`
+			Dim       int            `json:"dim"`
+			Checksums checksumReport `json:"checksums"`
+			Rows      []row          `json:"rows"`
+		}{File: path, Layout: info.Layout.String(), Dim: info.Dim, Checksums: checksumsOf(f), Rows: []row{}}
 		for i, v := range vecs {
 			var jv []jsonFloat
 			if v != nil {
@@ -290,6 +315,7 @@ func runVectorTake(out io.Writer, path, rowList, column string, asJSON bool) err
 		}
 		fmt.Fprintf(out, "row %d: [%s]\n", rows[i], strings.Join(parts, ", "))
 	}
+	fmt.Fprintf(errOut, "lab: %s: %s\n", path, checksumsOf(f))
 	return nil
 }
 

@@ -225,6 +225,20 @@ func TestInt32DeltaChunksReadAsWritten(t *testing.T) {
 				t.Fatal(err)
 			}
 			assertRecords(t, readRecords(t, path, func(b *registry.ReadBuilder[*data.Record]) { b.Project(schema) }), want)
+
+			// One flipped byte inside column r's first page (columns sort a, b, r): the page CRC
+			// parquet-go wrote refuses it, as parquet-go's own pages do.
+			md := pf.Metadata().RowGroups[0].Columns[2].MetaData
+			raw := bytes.Clone(buf.Bytes())
+			raw[md.DataPageOffset+min(md.TotalCompressedSize/2, 200)] ^= 0x10
+			bad := tempFile(t, "flipped.parquet")
+			if err := os.WriteFile(bad, raw, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, err = tryReadRecords(bad, func(b *registry.ReadBuilder[*data.Record]) { b.Project(schema) })
+			if err == nil || !strings.Contains(err.Error(), "checksum") || !strings.Contains(err.Error(), `"r"`) {
+				t.Fatalf("flipped byte: err = %v, want a checksum error naming column r", err)
+			}
 		})
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"math/bits"
 	"slices"
@@ -74,6 +75,13 @@ func (c *int32Chunk) readPage() error {
 	}
 	c.pos += n + int64(h.CompressedPageSize)
 	c.page, c.next = c.page[:0], 0
+	// As parquet-go does for the pages it reads: a header CRC of 0 is
+	// taken as none (its model cannot tell them apart).
+	if h.CRC != 0 {
+		if got := crc32.ChecksumIEEE(body); got != uint32(h.CRC) {
+			return fmt.Errorf("page checksum mismatch: the header says %08x, the page's bytes give %08x", uint32(h.CRC), got)
+		}
+	}
 	switch h.Type {
 	case format.DictionaryPage:
 		if c.dict != nil {

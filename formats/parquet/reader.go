@@ -38,8 +38,8 @@ type recordReader struct {
 	invalid       []InvalidValue
 	row           int64
 	done          bool
-	closed     bool
-	err        error
+	closed        bool
+	err           error
 }
 
 func newRecordReader(in registry.InputFile, opts registry.ReadOptions) (r *recordReader, err error) {

@@ -4,11 +4,14 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"math"
 	"os"
 	"slices"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/parquet-go/parquet-go/encoding/bytestreamsplit"
@@ -47,6 +50,8 @@ type File struct {
 	r      io.ReaderAt
 	closer io.Closer
 	chunks []chunk
+	// leafPath is the vector column's leaf, for errors.
+	leafPath []string
 	// mapped is the whole file once a scan has memory-mapped it (nil
 	// before, or when it cannot be mapped); unmap releases it.
 	mapped  []byte
@@ -54,6 +59,15 @@ type File struct {
 	mapOnce sync.Once
 	osFile  *os.File
 	size    int64
+	// checked and unchecked count the data pages decoded with and without
+	// a page CRC to verify (Checksums).
+	checked, unchecked atomic.Int64
+}
+
+// Checksums reports how many of the data pages read so far carried a CRC,
+// which was verified, and how many had none to verify.
+func (f *File) Checksums() (verified, without int64) {
+	return f.checked.Load(), f.unchecked.Load()
 }
 
 // mapForScan maps the file for a scan (Blocks, hence Search and ReadAll).
@@ -189,7 +203,7 @@ func openReaderColumn(r io.ReaderAt, size int64, path, column string) (*File, er
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	info.Path = path
-	vf := &File{info: info, r: r}
+	vf := &File{info: info, r: r, leafPath: leafPath}
 	var row int64
 	for gi, rg := range ft.Meta.RowGroups {
 		var cc *footer.ColumnChunk
@@ -720,6 +734,18 @@ func (f *File) decodePageWith(ref pageRef, wantDim int, bufs *pageBuffers) (deco
 				return decodedPage{}, fmt.Errorf("%s: %w", where(), err)
 			}
 		}
+	}
+	// parquet.thrift: the CRC covers the page as stored after its header.
+	// A header CRC of 0 counts as none, as parquet-go reads it (its model
+	// cannot tell an absent CRC from a zero one).
+	if h.CRC != 0 {
+		if got := crc32.ChecksumIEEE(body); got != uint32(h.CRC) {
+			return decodedPage{}, fmt.Errorf("%s, column %s: page checksum mismatch: the header says %08x, the page's bytes give %08x",
+				where(), strings.Join(f.leafPath, "."), uint32(h.CRC), got)
+		}
+		f.checked.Add(1)
+	} else {
+		f.unchecked.Add(1)
 	}
 	p, err := f.decodeBody(pl, c, body, wantDim, bufs)
 	if err != nil {

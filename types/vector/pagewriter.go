@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"math"
 	"os"
@@ -319,6 +320,9 @@ func writeVectorRepetition(w io.Writer, col Column, opts WriteOptions) error {
 			Type:                 format.DataPage,
 			UncompressedPageSize: int32(len(body)),
 			CompressedPageSize:   int32(len(packed)),
+			// parquet.thrift: the CRC of the page as stored after its
+			// header, which readers verify (parquet-go writes it too).
+			CRC: int32(crc32.ChecksumIEEE(packed)),
 			DataPageHeader: thrift.New(format.DataPageHeader{
 				NumValues:               int32((end - start) * dim),
 				Encoding:                opts.Encoding.format(),
