@@ -8,7 +8,10 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
+	"strconv"
 	"strings"
+	"sync"
 
 	iceio "github.com/apache/iceberg-go/io"
 
@@ -125,6 +128,9 @@ func (out OutputFile) Create(overwrite bool) (*PendingFile, error) {
 	if err != nil {
 		return nil, fmt.Errorf("create %s: %w", out.Location, err)
 	}
+	if p.tmp != "" {
+		trackPartial(out.FS, p.tmp)
+	}
 	p.w = w
 	return p, nil
 }
@@ -156,13 +162,41 @@ func (out OutputFile) existing() (bool, error) {
 	return true, nil
 }
 
+// PartialFileMarker is in the name of every file a write has not yet
+// published: ".OUT.lab-partial-PID-HEX". A process killed with SIGKILL
+// cannot remove its own; the marker and the process id let a cleanup find
+// them and tell a live writer's from a dead one's.
+const PartialFileMarker = ".lab-partial-"
+
+// partials are the unpublished files of this process, by name, each with
+// the FileIO that removes it: RemovePartialFiles deletes them on a signal.
+var partials sync.Map
+
+func trackPartial(fsys iceio.IO, name string) { partials.Store(name, fsys) }
+func untrackPartial(name string)              { partials.Delete(name) }
+
+// RemovePartialFiles removes every file this process is writing and has
+// not published, and returns how many it removed. A command calls it when
+// it is interrupted (SIGINT, SIGTERM), before it exits.
+func RemovePartialFiles() int {
+	n := 0
+	partials.Range(func(k, v any) bool {
+		if err := v.(iceio.IO).Remove(k.(string)); err == nil {
+			n++
+		}
+		partials.Delete(k)
+		return true
+	})
+	return n
+}
+
 // tempSibling names a hidden file next to location, keeping any URI scheme.
 func tempSibling(location, suffix string) string {
 	dir, base := parentDir(location), location
 	if i := strings.LastIndex(location, "/"); i >= 0 {
 		base = location[i+1:]
 	}
-	name := "." + base + "." + suffix + ".tmp"
+	name := "." + base + PartialFileMarker + strconv.Itoa(os.Getpid()) + "-" + suffix
 	if dir == "" {
 		return name
 	}
@@ -236,13 +270,19 @@ func (p *PendingFile) Rewrite(fn func(src io.ReaderAt, size int64, dst io.Writer
 	if err != nil {
 		return fmt.Errorf("rewrite %s: %w", p.out.Location, err)
 	}
+	if p.tmp != "" {
+		trackPartial(p.out.FS, target)
+	}
 	old, size := p.tmp, p.n
 	// From here Commit and Abort act on the new file; the old temporary
 	// file is removed whatever happens.
 	p.w, p.n = w, 0
 	if p.tmp != "" {
 		p.tmp = target
-		defer func() { _ = p.out.FS.Remove(old) }()
+		defer func() {
+			_ = p.out.FS.Remove(old)
+			untrackPartial(old)
+		}()
 	}
 	if err := fn(src, size, p); err != nil {
 		return fmt.Errorf("rewrite %s: %w", p.out.Location, err)
@@ -264,6 +304,11 @@ func (p *PendingFile) Commit() error {
 		return nil
 	}
 	var err error
+	defer func() {
+		if err == nil {
+			untrackPartial(p.tmp) // published: no longer partial
+		}
+	}()
 	if rn, ok := p.out.FS.(iceio.RenameNoReplaceIO); ok && !p.overwrite {
 		err = rn.RenameNoReplace(p.tmp, p.out.Location)
 	} else if _, err = p.out.existing(); err == nil {
@@ -303,4 +348,7 @@ func (p *PendingFile) Abort() error {
 	return p.out.FS.Remove(p.out.Location)
 }
 
-func (p *PendingFile) removeTemp() { _ = p.out.FS.Remove(p.tmp) }
+func (p *PendingFile) removeTemp() {
+	_ = p.out.FS.Remove(p.tmp)
+	untrackPartial(p.tmp)
+}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -146,5 +147,50 @@ func TestCommitReplacesOnlyRegularFiles(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+func TestPartialFilesRemovedOnRequest(t *testing.T) {
+	dir := t.TempDir()
+	out := registry.LocalOutput(filepath.Join(dir, "out.parquet"))
+	p, err := out.Create(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Write([]byte("partial")); err != nil {
+		t.Fatal(err)
+	}
+	names := func() []string {
+		ents, _ := os.ReadDir(dir)
+		var ns []string
+		for _, e := range ents {
+			ns = append(ns, e.Name())
+		}
+		return ns
+	}
+	got := names()
+	want := ".out.parquet" + registry.PartialFileMarker + strconv.Itoa(os.Getpid()) + "-"
+	if len(got) != 1 || !strings.HasPrefix(got[0], want) {
+		t.Fatalf("files %v, want one named %s<hex>", got, want)
+	}
+	if n := registry.RemovePartialFiles(); n != 1 {
+		t.Fatalf("RemovePartialFiles removed %d, want 1", n)
+	}
+	if got := names(); len(got) != 0 {
+		t.Fatalf("left %v", got)
+	}
+	// A published file is no longer partial: nothing to remove.
+	p, err = out.Create(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if n := registry.RemovePartialFiles(); n != 0 {
+		t.Fatalf("RemovePartialFiles removed %d after a commit", n)
+	}
+	if got := names(); len(got) != 1 || got[0] != "out.parquet" {
+		t.Fatalf("files %v, want out.parquet", got)
 	}
 }

@@ -5,6 +5,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -311,6 +312,65 @@ func TestFileResolveHTTPTimeouts(t *testing.T) {
 			want := `FILE uri "` + uri + `": header timeout of 50ms: no response headers after the request was sent`
 			if code != 1 || len(doc.Rows) != 1 || doc.Rows[0].Status != statusError || doc.Rows[0].Reason != want {
 				t.Fatalf("exit %d, rows %+v; want the row to fail with %q (stderr %q)", code, doc.Rows, want, errOut)
+			}
+		})
+	}
+}
+
+// SIGTERM or Ctrl-C during a write leaves no unfinished file beside the
+// output (they used to stay, megabytes each, as hidden .tmp files).
+func TestSignalRemovesPartialOutput(t *testing.T) {
+	bin := labBinary(t)
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
+		t.Run(sig.String(), func(t *testing.T) {
+			dir := t.TempDir()
+			cmd := exec.Command(bin, "write", "--schema", "id:long!,name:string", filepath.Join(dir, "out.parquet"))
+			cmd.Dir = dir
+			stdin, err := cmd.StdinPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var stderr strings.Builder
+			cmd.Stderr = &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			for i := range 20000 {
+				fmt.Fprintf(stdin, "{\"id\": %d, \"name\": \"row %d\"}\n", i, i)
+			}
+			// Wait for the unfinished file, then interrupt the write.
+			deadline := time.Now().Add(10 * time.Second)
+			for {
+				ents, _ := os.ReadDir(dir)
+				if len(ents) > 0 {
+					break
+				}
+				if time.Now().After(deadline) {
+					_ = cmd.Process.Kill()
+					t.Fatal("no output file appeared")
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+			if err := cmd.Process.Signal(sig); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			select {
+			case <-done:
+			case <-time.After(10 * time.Second):
+				_ = cmd.Process.Kill()
+				t.Fatal("lab did not exit on the signal")
+			}
+			if code := cmd.ProcessState.ExitCode(); code != 128+int(sig) {
+				t.Errorf("exit status %d, want %d (stderr %q)", code, 128+int(sig), stderr.String())
+			}
+			if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+				var names []string
+				for _, e := range ents {
+					names = append(names, e.Name())
+				}
+				t.Fatalf("left %v", names)
 			}
 		})
 	}
