@@ -175,3 +175,32 @@ func TestDecodeHybrid(t *testing.T) {
 		t.Fatalf("long run: %v, %v", got, err)
 	}
 }
+
+// FuzzInt32Decoders: the lab's INT32 page decoders on any bytes: no panic,
+// no more values than asked, and what the 64-bit encoder writes decodes.
+func FuzzInt32Decoders(f *testing.F) {
+	f.Add(encodeDelta64([]int32{1, 2, math.MaxInt32, math.MinInt32, 7}, 128, 4), uint16(5), uint8(2))
+	f.Add([]byte{5 << 1, 1, 1<<1 | 1, 0b11100100, 0b00011011}, uint16(13), uint8(2))
+	f.Add([]byte{0x80, 0x01, 0x04, 0x02, 0x00, 0x00, 0x41, 0, 0, 0}, uint16(2), uint8(1))
+	f.Fuzz(func(t *testing.T, src []byte, n uint16, width uint8) {
+		count := int(n)
+		if vals, err := deltaInt32(src, count); err == nil && len(vals) != count {
+			t.Fatalf("deltaInt32: %d values, asked %d", len(vals), count)
+		}
+		w := int(width % 33)
+		if vals, err := decodeHybrid(src, w, count, 1<<w-1); err == nil && len(vals) != count {
+			t.Fatalf("decodeHybrid: %d values, asked %d", len(vals), count)
+		}
+		if vals, err := plainInt32(src, count); err == nil && len(vals) != count {
+			t.Fatalf("plainInt32: %d values, asked %d", len(vals), count)
+		}
+		// Round trip: the values the bytes spell as plain int32s.
+		if len(src) >= 4 {
+			vals, _ := plainInt32(src[:len(src)/4*4], len(src)/4)
+			got, err := deltaInt32(encodeDelta64(vals, 128, 4), len(vals))
+			if err != nil || !slices.Equal(got, vals) {
+				t.Fatalf("round trip of %v: %v, %v", vals, got, err)
+			}
+		}
+	})
+}
