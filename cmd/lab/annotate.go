@@ -260,7 +260,13 @@ func annotateFile(stdout io.Writer, in, out string, anns []annotation, force, al
 		}
 		return nil
 	}
-	if err := footer.RewriteFooter(src, size, tmp, edit, opts...); err != nil {
+	sink := &writeTagger{w: tmp}
+	if err := footer.RewriteFooter(src, size, sink, edit, opts...); err != nil {
+		if sink.err != nil {
+			// Not a refusal: the copy could not be written (a full disk).
+			return fmt.Errorf("annotate %s: writing the annotated copy %s failed after %d bytes (it needs about %d bytes free beside the output, the input's size, until it replaces it): %w",
+				in, tmp.Name(), sink.n, size, sink.err)
+		}
 		return fmt.Errorf("annotate %s: refused: %w", in, err)
 	}
 	if err := tmp.Sync(); err != nil {
@@ -414,4 +420,21 @@ func readAtFull(r io.ReaderAt, p []byte, off int64) error {
 		err = io.ErrUnexpectedEOF
 	}
 	return fmt.Errorf("read %d bytes at offset %d: %w", len(p), off, err)
+}
+
+// writeTagger remembers the first write error of w, so that a failed
+// write (ENOSPC) is told from a refused edit.
+type writeTagger struct {
+	w   io.Writer
+	n   int64
+	err error
+}
+
+func (t *writeTagger) Write(p []byte) (int, error) {
+	n, err := t.w.Write(p)
+	t.n += int64(n)
+	if err != nil && t.err == nil {
+		t.err = err
+	}
+	return n, err
 }

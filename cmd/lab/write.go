@@ -130,7 +130,7 @@ Exit status: 0 written; 1 bad input (a row, the input file, an existing OUT);
 	f.String("input-format", "auto", "input format: auto (csv for .csv, else jsonl), jsonl or csv")
 	f.Bool("overwrite", false, "replace OUT if it exists")
 	f.StringArrayP("property", "p", nil, "writer property key=value, e.g. write.parquet.row-group-limit=1000 (repeatable)")
-	f.String("compression", "", "compression codec (Parquet: zstd, snappy, gzip, lz4, brotli, uncompressed; Avro: null, deflate, snappy, zstandard); default: the model's")
+	f.String("compression", "", "compression codec (Parquet: "+strings.Join(parquet.CompressionCodecs, ", ")+"; Avro: "+strings.Join(avro.CompressionCodecs, ", ")+"); default: the model's")
 	f.Bool("shred-variants", false, "shred top-level VARIANT columns (Parquet: write.parquet.shred-variants)")
 	f.Bool("check-references", true, "check FILE uris against the resolution policy (--file-scheme, --file-root, --file-host, --file-base)")
 	f.StringSlice("file-root", nil, "directory FILE uris must stay inside (repeatable; default: OUT's directory)")
@@ -148,7 +148,7 @@ Exit status: 0 written; 1 bad input (a row, the input file, an existing OUT);
 	}
 	_ = cmd.RegisterFlagCompletionFunc("format", fixedCompletion(writeFormats...))
 	_ = cmd.RegisterFlagCompletionFunc("input-format", fixedCompletion("auto", "jsonl", "csv"))
-	_ = cmd.RegisterFlagCompletionFunc("compression", fixedCompletion("zstd", "snappy", "gzip", "lz4", "brotli", "uncompressed", "null", "deflate", "zstandard"))
+	_ = cmd.RegisterFlagCompletionFunc("compression", fixedCompletion(slices.Compact(slices.Sorted(slices.Values(append(slices.Clone(parquet.CompressionCodecs), avro.CompressionCodecs...))))...))
 	_ = cmd.RegisterFlagCompletionFunc("file-scheme", fixedCompletion("file", "http", "https"))
 	_ = cmd.RegisterFlagCompletionFunc("property", keyCompletion(
 		parquet.PropCompressionCodec, parquet.PropCompressionLevel, parquet.PropRowGroupRows,
@@ -184,6 +184,15 @@ func runWrite(cmd *cobra.Command, o writeOptions) error {
 	format, err := writeOutputFormat(o.format, o.out)
 	if err != nil {
 		return err
+	}
+	if o.compression != "" {
+		names := parquet.CompressionCodecs
+		if format == registry.AVRO {
+			names = avro.CompressionCodecs
+		}
+		if !slices.Contains(names, strings.ToLower(o.compression)) {
+			return usageError{fmt.Errorf("--compression %s: %s takes %s", o.compression, format, strings.Join(names, ", "))}
+		}
 	}
 	inFormat, err := writeInputFormat(o.inputFormat, o.input)
 	if err != nil {

@@ -285,7 +285,9 @@ func testWriteErrors(t *testing.T, bin string) {
 		{"FILE spec rule", `{"id":1,"img":{"offset":3}}`, []string{"--schema", schema, "out.parquet"}, 1, "must-resolve"},
 		{"FILE unknown child", `{"id":1,"img":{"url":"a"}}`, []string{"--schema", schema, "out.parquet"}, 1, `no field "url"`},
 		{"variant in avro", `{"v":1}`, []string{"--schema", "v:variant", "out.avro"}, 1, "variant is not supported by the Avro model"},
-		{"bad compression", `{"id":1}`, []string{"--schema", schema, "--compression", "zip", "out.parquet"}, 1, `unsupported codec "zip"`},
+		// Bad usage, exit 2, naming the codecs the format takes.
+		{"bad compression", `{"id":1}`, []string{"--schema", schema, "--compression", "zip", "out.parquet"}, 2, `--compression zip: PARQUET takes zstd, snappy`},
+		{"avro container codec name", `{"id":1}`, []string{"--schema", schema, "--compression", "deflate", "out.avro"}, 2, `--compression deflate: AVRO takes uncompressed, snappy, gzip, zstd`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			args := append([]string{"write", "-q"}, tt.args...)

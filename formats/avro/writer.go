@@ -131,9 +131,14 @@ func codecOptions(opts registry.WriteOptions) ([]ocf.EncoderFunc, error) {
 			ocf.WithZStandardEncoderOptions(zstd.WithEncoderLevel(zstd.EncoderLevelFromZstd(n))),
 		}, nil
 	default:
-		return nil, fmt.Errorf("%s: Unsupported compression codec: %s (want uncompressed, snappy, gzip or zstd)", codecKey, codec)
+		return nil, fmt.Errorf("%s: Unsupported compression codec: %s (want %s)", codecKey, codec, strings.Join(CompressionCodecs, ", "))
 	}
 }
+
+// CompressionCodecs are the names write.avro.compression-codec takes:
+// Iceberg's (TableProperties.AVRO_COMPRESSION), not the Avro container's
+// own (null, deflate, zstandard) that its header records.
+var CompressionCodecs = []string{"uncompressed", "snappy", "gzip", "zstd"}
 
 // add encodes one row with encode and, only when the whole row is valid,
 // hands its bytes to the container: a rejected row leaves no trace.

@@ -2,6 +2,7 @@ package parquet
 
 import (
 	"fmt"
+	"strings"
 	"sync"
 
 	kzstd "github.com/klauspost/compress/zstd"
@@ -62,8 +63,11 @@ func sharedCodec(name string, level int) (compress.Codec, error) {
 	case "uncompressed", "none":
 		return &pq.Uncompressed, nil
 	}
-	return nil, fmt.Errorf("%s: unsupported codec %q (want zstd, snappy, gzip, lz4, brotli or uncompressed)", PropCompressionCodec, name)
+	return nil, fmt.Errorf("%s: unsupported codec %q (want %s)", PropCompressionCodec, name, strings.Join(CompressionCodecs, ", "))
 }
+
+// CompressionCodecs are the names write.parquet.compression-codec takes.
+var CompressionCodecs = []string{"zstd", "snappy", "gzip", "lz4", "brotli", "uncompressed"}
 
 // leveledCodec is the codec under key, made by newCodec on first use.
 func leveledCodec(key codecKey, newCodec func() compress.Codec) compress.Codec {
