@@ -166,6 +166,23 @@ func TestFlippedVectorByteIsRefused(t *testing.T) {
 			if _, err := Take(path, []int64{0, 1}); err == nil || !strings.Contains(err.Error(), "checksum") {
 				t.Fatalf("take: err = %v, want a checksum error", err)
 			}
+			// SkipChecksums (the benchmarks' readers) does not look. A list
+			// file's open reads its first page for the dimension, verified.
+			g, err := OpenFile(path)
+			if layout == LayoutList && err != nil && strings.Contains(err.Error(), "checksum") {
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer g.Close()
+			g.SkipChecksums(true)
+			if _, err := g.Search(layout, MetricDot, q, 5); err != nil && strings.Contains(err.Error(), "checksum") {
+				t.Fatalf("SkipChecksums: %v", err)
+			}
+			if v, _ := g.Checksums(); v != 0 {
+				t.Fatalf("SkipChecksums: %d pages verified", v)
+			}
 		})
 	}
 }
