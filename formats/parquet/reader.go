@@ -104,6 +104,7 @@ func (r *recordReader) plan(opts registry.ReadOptions) error {
 	for _, col := range slices.Sorted(maps.Keys(p.cursors)) {
 		r.cursors = append(r.cursors, p.cursors[col])
 	}
+	shareBuffers(r.cursors)
 	if r.groups, err = r.selectRowGroups(opts, fileSch, root); err != nil {
 		return err
 	}
@@ -417,6 +418,7 @@ type cursor struct {
 	col    int
 	path   string
 	leaf   *fnode // for its levels
+	batch  int    // values read at a time; buf is allocated on first use
 	pages  pq.Pages
 	values pq.ValueReader
 	buf    []pq.Value
@@ -425,7 +427,24 @@ type cursor struct {
 }
 
 func newCursor(leaf *fnode, batch int) *cursor {
-	return &cursor{col: leaf.col, path: leaf.path, leaf: leaf, buf: make([]pq.Value, batch)}
+	return &cursor{col: leaf.col, path: leaf.path, leaf: leaf, batch: batch}
+}
+
+// cursorValueBudget bounds the values all of a reader's cursors buffer
+// together (about 24 MB of parquet.Value): a file of 60,000 columns read
+// a row at a time must not hold 60,000 full batches (it took 2.6 GB).
+const cursorValueBudget = 1 << 20
+
+// shareBuffers sizes each cursor's batch from the budget, between 16
+// values and the requested batch.
+func shareBuffers(cursors []*cursor) {
+	if len(cursors) == 0 {
+		return
+	}
+	per := max(cursorValueBudget/len(cursors), 16)
+	for _, c := range cursors {
+		c.batch = min(c.batch, per)
+	}
 }
 
 // reset moves the cursor to a chunk, once checkChunkPages has passed it.
@@ -453,6 +472,9 @@ func (c *cursor) close() {
 func (c *cursor) fill() error {
 	for !c.eof {
 		if c.values != nil {
+			if c.buf == nil {
+				c.buf = make([]pq.Value, max(c.batch, 1))
+			}
 			n, err := c.values.ReadValues(c.buf)
 			if n > 0 {
 				c.pos, c.n = 0, n
