@@ -14,23 +14,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/coltype-lab/lab/internal/testenv"
 	"github.com/coltype-lab/lab/registry"
 )
-
-// errWithin runs fn and returns its error. If fn has not returned after d,
-// the test fails instead of hanging; fn is left blocked, and never touches t.
-func errWithin(t *testing.T, d time.Duration, fn func() error) error {
-	t.Helper()
-	done := make(chan error, 1)
-	go func() { done <- fn() }()
-	select {
-	case err := <-done:
-		return err
-	case <-time.After(d):
-		t.Fatalf("still blocked after %s", d)
-		return nil
-	}
-}
 
 func mkfifo(t *testing.T, path string) {
 	t.Helper()
@@ -42,7 +28,7 @@ func mkfifo(t *testing.T, path string) {
 func TestLocalInputRefusesFIFO(t *testing.T) {
 	fifo := filepath.Join(t.TempDir(), "in.parquet")
 	mkfifo(t, fifo)
-	err := errWithin(t, 2*time.Second, func() error {
+	err := testenv.ErrWithin(t, 2*time.Second, func() error {
 		f, _, err := registry.LocalInput(fifo).Open()
 		if err == nil {
 			f.Close()
@@ -83,7 +69,7 @@ func TestCreateReplacesOnlyRegularFiles(t *testing.T) {
 		for _, overwrite := range []bool{true, false} {
 			t.Run(fmt.Sprintf("%s/overwrite=%v", tt.name, overwrite), func(t *testing.T) {
 				before, _ := os.Lstat(tt.path)
-				err := errWithin(t, 2*time.Second, func() error {
+				err := testenv.ErrWithin(t, 2*time.Second, func() error {
 					p, err := registry.LocalOutput(tt.path).Create(overwrite)
 					if err == nil {
 						p.Abort() // never publish over /dev/null

@@ -12,22 +12,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
-)
 
-// errWithin runs fn and returns its error. If fn has not returned after d,
-// the test fails instead of hanging; fn is left blocked, and never touches t.
-func errWithin(t *testing.T, d time.Duration, fn func() error) error {
-	t.Helper()
-	done := make(chan error, 1)
-	go func() { done <- fn() }()
-	select {
-	case err := <-done:
-		return err
-	case <-time.After(d):
-		t.Fatalf("still blocked after %s", d)
-		return nil
-	}
-}
+	"github.com/coltype-lab/lab/internal/testenv"
+)
 
 func TestOpen(t *testing.T) {
 	dir := t.TempDir()
@@ -58,7 +45,7 @@ func TestOpen(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var got string
-			err := errWithin(t, 2*time.Second, func() error {
+			err := testenv.ErrWithin(t, 2*time.Second, func() error {
 				f, err := LocalFS{}.Open(tt.path)
 				if err != nil {
 					if f != nil {

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 // ParquetTestingDir returns the apache/parquet-testing checkout named by
@@ -47,4 +48,19 @@ func missing(t testing.TB, requireVar, why string) {
 		t.Fatalf("%s, and %s=1 requires it", why, requireVar)
 	}
 	t.Skip(why)
+}
+
+// ErrWithin runs fn and returns its error. If fn has not returned after d,
+// the test fails instead of hanging; fn is left blocked, and never touches t.
+func ErrWithin(t testing.TB, d time.Duration, fn func() error) error {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- fn() }()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(d):
+		t.Fatalf("still blocked after %s", d)
+		return nil
+	}
 }

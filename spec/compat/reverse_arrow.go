@@ -77,58 +77,131 @@ func f32Number(f float32) json.Number {
 	return num(strconv.FormatFloat(float64(f), 'g', -1, 32))
 }
 
-// genExpected is the value lab read prints for row i of a column.
-func genExpected(c genColumn, i int) any {
+// genList and genStruct are the Go forms of the nested kinds' values.
+type (
+	genList   []*int32
+	genStruct struct {
+		a int32
+		b string
+	}
+	genMap   []genEntry
+	genEntry struct {
+		k string
+		v int32
+	}
+	genDate   int32 // days since the epoch
+	genMicros int64 // microseconds since the epoch, UTC
+	genDec    int64 // decimal(18, 4), unscaled
+)
+
+// genValue is row i of a column, in the Go type of its kind; nil for a
+// null. The in-process writer (appendGen), the JavaScript writers
+// (genJSValue) and the expected values (genExpected) all derive from it.
+func genValue(c genColumn, i int) any {
 	if c.nullEvery > 0 && i%c.nullEvery == c.nullEvery-1 {
 		return nil
 	}
 	switch c.kind {
 	case "int64":
-		return num(strconv.FormatInt(int64(i)*1000000007-500000000000000000, 10))
+		return int64(i)*1000000007 - 500000000000000000
 	case "int32":
-		return num(strconv.FormatInt(int64(int32(uint32(i)*2654435761)), 10))
+		return int32(uint32(i) * 2654435761)
 	case "float32":
-		return f32Number(float32(i) / 7)
+		return float32(i) / 7
 	case "float64":
-		return num(strconv.FormatFloat(float64(i)/3-100, 'g', -1, 64))
+		return float64(i)/3 - 100
 	case "string":
 		return fmt.Sprintf("s%d", i%300)
 	case "binary":
-		return hex.EncodeToString([]byte{byte(i), byte(i >> 8), 0xff})
+		return []byte{byte(i), byte(i >> 8), 0xff}
 	case "bool":
 		return i%3 == 0
 	case "date":
-		return time.Unix(int64(i*17-40000)*86400, 0).UTC().Format("2006-01-02")
+		return genDate(i*17 - 40000)
 	case "timestamptz":
-		return time.UnixMicro(981173106123456+int64(i)*987654321).UTC().Format("2006-01-02T15:04:05.000000") + "+00:00"
+		return genMicros(981173106123456 + int64(i)*987654321)
 	case "decimal18_4":
-		return data.DecimalString(big.NewInt(int64(i)*123456789-1000000000000), 4)
+		return genDec(int64(i)*123456789 - 1000000000000)
 	case "uint8":
-		return num(strconv.Itoa(i % 256))
+		return uint8(i % 256)
 	case "uint16":
-		return num(strconv.Itoa(i * 13 % 65536))
+		return uint16(i * 13 % 65536)
 	case "uint32":
-		return num(strconv.FormatUint(uint64(uint32(i)*2654435761), 10))
+		return uint32(i) * 2654435761
 	case "uint64":
-		return strconv.FormatUint(math.MaxUint64-uint64(i)*3, 10) // decimal(20, 0)
+		return uint64(math.MaxUint64) - uint64(i)*3
 	case "list_int32":
 		if i%4 == 0 {
-			return []any{}
+			return genList{}
 		}
-		all := []any{num(strconv.Itoa(i)), nil, num(strconv.Itoa(2 * i))}
-		return all[:i%3+1]
+		return genList{ptr(int32(i)), nil, ptr(int32(2 * i))}[:i%3+1]
 	case "struct_ab":
-		return map[string]any{"a": num(strconv.Itoa(i)), "b": fmt.Sprintf("x%d", i)}
+		return genStruct{int32(i), fmt.Sprintf("x%d", i)}
 	case "map_string_int32":
-		return map[string]any{fmt.Sprintf("k%d", i%5): num(strconv.Itoa(i)), "z": num("0")}
+		return genMap{{fmt.Sprintf("k%d", i%5), int32(i)}, {"z", 0}}
 	case "fsl_float", "list_float":
+		return genVector(i)
+	}
+	panic("genValue: kind " + c.kind)
+}
+
+// genExpected is the value lab read prints for row i of a column.
+func genExpected(c genColumn, i int) any {
+	switch v := genValue(c, i).(type) {
+	case nil:
+		return nil
+	case int64:
+		return num(strconv.FormatInt(v, 10))
+	case int32:
+		return num(strconv.FormatInt(int64(v), 10))
+	case float32:
+		return f32Number(v)
+	case float64:
+		return num(strconv.FormatFloat(v, 'g', -1, 64))
+	case string, bool:
+		return v
+	case []byte:
+		return hex.EncodeToString(v)
+	case genDate:
+		return time.Unix(int64(v)*86400, 0).UTC().Format("2006-01-02")
+	case genMicros:
+		return time.UnixMicro(int64(v)).UTC().Format("2006-01-02T15:04:05.000000") + "+00:00"
+	case genDec:
+		return data.DecimalString(big.NewInt(int64(v)), 4)
+	case uint8:
+		return num(strconv.Itoa(int(v)))
+	case uint16:
+		return num(strconv.Itoa(int(v)))
+	case uint32:
+		return num(strconv.FormatUint(uint64(v), 10))
+	case uint64:
+		return strconv.FormatUint(v, 10) // read as decimal(20, 0)
+	case genList:
+		out := []any{}
+		for _, e := range v {
+			if e == nil {
+				out = append(out, nil)
+			} else {
+				out = append(out, num(strconv.Itoa(int(*e))))
+			}
+		}
+		return out
+	case genStruct:
+		return map[string]any{"a": num(strconv.Itoa(int(v.a))), "b": v.b}
+	case genMap:
+		out := map[string]any{}
+		for _, e := range v {
+			out[e.k] = num(strconv.Itoa(int(e.v)))
+		}
+		return out
+	case []float32:
 		var out []any
-		for _, f := range genVector(i) {
+		for _, f := range v {
 			out = append(out, f32Number(f))
 		}
 		return out
 	}
-	panic("genExpected: kind " + c.kind)
+	panic(fmt.Sprintf("genExpected: %T", genValue(c, i)))
 }
 
 func genArrowType(kind string) arrow.DataType {
@@ -178,71 +251,69 @@ func genArrowType(kind string) arrow.DataType {
 
 // appendGen appends row i of a column to its Arrow builder.
 func appendGen(b array.Builder, c genColumn, i int) {
-	if c.nullEvery > 0 && i%c.nullEvery == c.nullEvery-1 {
+	v := genValue(c, i)
+	if v == nil {
 		b.AppendNull()
 		return
 	}
 	switch x := b.(type) {
 	case *array.Int64Builder:
-		x.Append(int64(i)*1000000007 - 500000000000000000)
+		x.Append(v.(int64))
 	case *array.Int32Builder:
-		x.Append(int32(uint32(i) * 2654435761))
+		x.Append(v.(int32))
 	case *array.Float32Builder:
-		x.Append(float32(i) / 7)
+		x.Append(v.(float32))
 	case *array.Float64Builder:
-		x.Append(float64(i)/3 - 100)
+		x.Append(v.(float64))
 	case *array.StringBuilder:
-		x.Append(fmt.Sprintf("s%d", i%300))
+		x.Append(v.(string))
 	case *array.BinaryBuilder:
-		x.Append([]byte{byte(i), byte(i >> 8), 0xff})
+		x.Append(v.([]byte))
 	case *array.BooleanBuilder:
-		x.Append(i%3 == 0)
+		x.Append(v.(bool))
 	case *array.Date32Builder:
-		x.Append(arrow.Date32(i*17 - 40000))
+		x.Append(arrow.Date32(v.(genDate)))
 	case *array.TimestampBuilder:
-		x.Append(arrow.Timestamp(981173106123456 + int64(i)*987654321))
+		x.Append(arrow.Timestamp(v.(genMicros)))
 	case *array.Decimal128Builder:
-		x.Append(decimal128.FromI64(int64(i)*123456789 - 1000000000000))
+		x.Append(decimal128.FromI64(int64(v.(genDec))))
 	case *array.Uint8Builder:
-		x.Append(uint8(i % 256))
+		x.Append(v.(uint8))
 	case *array.Uint16Builder:
-		x.Append(uint16(i * 13 % 65536))
+		x.Append(v.(uint16))
 	case *array.Uint32Builder:
-		x.Append(uint32(i) * 2654435761)
+		x.Append(v.(uint32))
 	case *array.Uint64Builder:
-		x.Append(math.MaxUint64 - uint64(i)*3)
+		x.Append(v.(uint64))
 	case *array.MapBuilder:
 		x.Append(true)
 		kb, ib := x.KeyBuilder().(*array.StringBuilder), x.ItemBuilder().(*array.Int32Builder)
-		kb.Append(fmt.Sprintf("k%d", i%5))
-		ib.Append(int32(i))
-		kb.Append("z")
-		ib.Append(0)
+		for _, e := range v.(genMap) {
+			kb.Append(e.k)
+			ib.Append(e.v)
+		}
 	case *array.ListBuilder:
 		x.Append(true)
 		switch vb := x.ValueBuilder().(type) {
 		case *array.Int32Builder:
-			if i%4 == 0 {
-				return
-			}
-			all := []*int32{ptr(int32(i)), nil, ptr(int32(2 * i))}
-			for _, v := range all[:i%3+1] {
-				if v == nil {
+			for _, e := range v.(genList) {
+				if e == nil {
 					vb.AppendNull()
 				} else {
-					vb.Append(*v)
+					vb.Append(*e)
 				}
 			}
 		case *array.Float32Builder:
-			vb.AppendValues(genVector(i), nil)
+			vb.AppendValues(v.([]float32), nil)
 		}
 	case *array.FixedSizeListBuilder:
 		x.Append(true)
-		x.ValueBuilder().(*array.Float32Builder).AppendValues(genVector(i), nil)
+		x.ValueBuilder().(*array.Float32Builder).AppendValues(v.([]float32), nil)
 	case *array.StructBuilder:
+		st := v.(genStruct)
 		x.Append(true)
-		x.FieldBuilder(0).(*array.Int32Builder).Append(int32(i))
-		x.FieldBuilder(1).(*array.StringBuilder).Append(fmt.Sprintf("x%d", i))
+		x.FieldBuilder(0).(*array.Int32Builder).Append(st.a)
+		x.FieldBuilder(1).(*array.StringBuilder).Append(st.b)
 	default:
 		panic(fmt.Sprintf("appendGen: builder %T", b))
 	}
@@ -258,15 +329,16 @@ type arrowSetting struct {
 }
 
 // floatColumns are the family's float columns' Parquet paths, for
-// BYTE_STREAM_SPLIT.
-func floatColumns(f genFamily) []string {
+// BYTE_STREAM_SPLIT; element is the writer's name for a list's element
+// ("element" in pqarrow, "item" in arrow-rs).
+func floatColumns(f genFamily, element string) []string {
 	var out []string
 	for _, c := range f.columns {
 		switch c.kind {
 		case "float32", "float64":
 			out = append(out, c.name)
 		case "fsl_float", "list_float":
-			out = append(out, c.name+".list.element")
+			out = append(out, c.name+".list."+element)
 		}
 	}
 	return out
@@ -280,7 +352,7 @@ var arrowSettings = []arrowSetting{
 	{name: "bss-snappy-small-pages", props: func(f genFamily) []parquet.WriterProperty {
 		p := []parquet.WriterProperty{parquet.WithCompression(compress.Codecs.Snappy), parquet.WithDictionaryDefault(false),
 			parquet.WithDataPageSize(1024), parquet.WithMaxRowGroupLength(700)}
-		for _, path := range floatColumns(f) {
+		for _, path := range floatColumns(f, "element") {
 			p = append(p, parquet.WithEncodingFor(path, parquet.Encodings.ByteStreamSplit))
 		}
 		return p

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/hex"
 	"fmt"
-	"math"
 	"path/filepath"
 	"strconv"
 
@@ -47,7 +46,7 @@ var jsWriters = []jsWriter{
 				return map[string]any{"version": 2, "compression": "ZSTD", "dictionary": false}
 			}},
 			{"bss-snappy-small-pages", func(f genFamily) map[string]any {
-				return map[string]any{"compression": "SNAPPY", "dictionary": false, "page_size": 1024, "row_group_size": 700, "bss_columns": floatColumnsArrowRS(f)}
+				return map[string]any{"compression": "SNAPPY", "dictionary": false, "page_size": 1024, "row_group_size": 700, "bss_columns": floatColumns(f, "item")}
 			}},
 		}},
 	{peer: peers.HyparquetWriter,
@@ -74,63 +73,38 @@ var jsWriters = []jsWriter{
 		}},
 }
 
-// floatColumnsArrowRS are the float leaves under arrow-rs's names: a list's
-// element is "item" there.
-func floatColumnsArrowRS(f genFamily) []string {
-	var out []string
-	for _, c := range f.columns {
-		switch c.kind {
-		case "float32", "float64":
-			out = append(out, c.name)
-		case "fsl_float", "list_float":
-			out = append(out, c.name+".list.item")
-		}
-	}
-	return out
-}
-
-// genJSValue is row i of a column as the writer scripts take it.
+// genJSValue is row i of a column as the writer scripts take it: 64-bit
+// integers as decimal strings, bytes as hex, the rest as JSON has them.
 func genJSValue(c genColumn, i int) any {
-	if c.nullEvery > 0 && i%c.nullEvery == c.nullEvery-1 {
-		return nil
-	}
-	switch c.kind {
-	case "int64":
-		return strconv.FormatInt(int64(i)*1000000007-500000000000000000, 10)
-	case "uint64":
-		return strconv.FormatUint(math.MaxUint64-uint64(i)*3, 10)
-	case "int32":
-		return int32(uint32(i) * 2654435761)
-	case "uint8":
-		return i % 256
-	case "uint16":
-		return i * 13 % 65536
-	case "uint32":
-		return uint32(i) * 2654435761
-	case "float32":
-		return float64(float32(i) / 7)
-	case "float64":
-		return float64(i)/3 - 100
-	case "string":
-		return fmt.Sprintf("s%d", i%300)
-	case "binary":
-		return hex.EncodeToString([]byte{byte(i), byte(i >> 8), 0xff})
-	case "bool":
-		return i%3 == 0
-	case "list_int32":
-		if i%4 == 0 {
-			return []any{}
-		}
-		all := []any{i, nil, 2 * i}
-		return all[:i%3+1]
-	case "struct_ab":
-		return map[string]any{"a": i, "b": fmt.Sprintf("x%d", i)}
-	case "fsl_float", "list_float":
-		var out []any
-		for _, f := range genVector(i) {
-			out = append(out, float64(f))
+	switch v := genValue(c, i).(type) {
+	case int64:
+		return strconv.FormatInt(v, 10)
+	case uint64:
+		return strconv.FormatUint(v, 10)
+	case float32:
+		return float64(v)
+	case []byte:
+		return hex.EncodeToString(v)
+	case genList:
+		out := []any{}
+		for _, e := range v {
+			if e == nil {
+				out = append(out, nil)
+			} else {
+				out = append(out, *e)
+			}
 		}
 		return out
+	case genStruct:
+		return map[string]any{"a": v.a, "b": v.b}
+	case []float32:
+		out := make([]any, len(v))
+		for j, f := range v {
+			out[j] = float64(f)
+		}
+		return out
+	case int32, uint8, uint16, uint32, float64, string, bool, nil:
+		return v
 	}
 	panic("genJSValue: kind " + c.kind)
 }

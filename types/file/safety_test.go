@@ -11,6 +11,8 @@ import (
 	"time"
 
 	icebergio "github.com/apache/iceberg-go/io"
+
+	"github.com/coltype-lab/lab/internal/testenv"
 )
 
 // recordingIO is a FileIO that records every name it is asked to open.
@@ -165,7 +167,7 @@ func TestFIFOSwappedInIsRefused(t *testing.T) {
 	}
 	r := newTestResolver(t, Config{Roots: []string{root}, Schemes: []string{"file"}, BaseLocation: root})
 	r.fileIO = swappingIO{IO: r.fileIO, to: fifo}
-	err := errWithin(t, 5*time.Second, func() error {
+	err := testenv.ErrWithin(t, 5*time.Second, func() error {
 		_, err := r.ReadAll(context.Background(), &Value{URI: Ptr("a.bin")})
 		return err
 	})

@@ -7,6 +7,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/coltype-lab/lab/internal/testenv"
 )
 
 // fullListener listens on 127.0.0.1 with a backlog of 0 and never accepts;
@@ -49,7 +51,7 @@ func TestHTTPConnectTimeout(t *testing.T) {
 	r := newTestResolver(t, Config{Schemes: []string{"http"}, HTTPHosts: []string{host},
 		ConnectTimeout: limit, HeaderTimeout: time.Hour, IdleTimeout: time.Hour})
 	uri := "http://" + host + "/obj.bin"
-	err := errWithin(t, 5*time.Second, func() error {
+	err := testenv.ErrWithin(t, 5*time.Second, func() error {
 		_, err := r.ReadAll(context.Background(), &Value{URI: Ptr(uri)})
 		return err
 	})

@@ -9,22 +9,9 @@ import (
 	"sync"
 	"testing"
 	"time"
-)
 
-// errWithin runs fn and returns its error. If fn has not returned after d, the
-// test fails instead of hanging; fn is left blocked, and never touches t.
-func errWithin(t *testing.T, d time.Duration, fn func() error) error {
-	t.Helper()
-	done := make(chan error, 1)
-	go func() { done <- fn() }()
-	select {
-	case err := <-done:
-		return err
-	case <-time.After(d):
-		t.Fatalf("still blocked after %s", d)
-		return nil
-	}
-}
+	"github.com/coltype-lab/lab/internal/testenv"
+)
 
 // rawServer accepts connections on 127.0.0.1 and hands each, after reading
 // the request head, to serve; it is for servers net/http would not write.
@@ -97,7 +84,7 @@ func TestHTTPStallsAndShortBodies(t *testing.T) {
 				v.Offset, v.Size = Ptr[int64](0), Ptr[int64](100)
 			}
 			start := time.Now()
-			err := errWithin(t, 5*time.Second, func() error {
+			err := testenv.ErrWithin(t, 5*time.Second, func() error {
 				_, err := r.ReadAll(context.Background(), v)
 				return err
 			})
