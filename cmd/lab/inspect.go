@@ -9,7 +9,6 @@ import (
 
 	"github.com/coltype-lab/lab/formats/parquet/footer"
 	"github.com/coltype-lab/lab/formats/parquet/inspect"
-	"github.com/coltype-lab/lab/internal/safeopen"
 )
 
 func init() { commands = append(commands, newInspectCommand) }
@@ -35,7 +34,7 @@ documented in package formats/parquet/inspect and are stable.`,
 			if err != nil {
 				return err
 			}
-			rep, err := inspectFile(args[0], inspect.Options{VectorID: int16(id), FullKeyValue: v.GetBool("inspect.json")})
+			rep, err := inspect.InspectFile(args[0], inspect.Options{VectorID: int16(id), FullKeyValue: v.GetBool("inspect.json")})
 			if err != nil {
 				return err
 			}
@@ -50,22 +49,6 @@ documented in package formats/parquet/inspect and are stable.`,
 	_ = v.BindPFlag("inspect.json", cmd.Flags().Lookup("json"))
 	_ = v.BindPFlag("inspect.vector_id", cmd.Flags().Lookup("vector-id"))
 	return cmd
-}
-
-// inspectFile is inspect.InspectFile with an open that refuses, without
-// blocking, what is not a regular file: a FIFO would hang os.Open.
-func inspectFile(path string, opts inspect.Options) (*inspect.Report, error) {
-	f, err := safeopen.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	opts.Name = path
-	return inspect.Inspect(f, st.Size(), opts)
 }
 
 // vectorIDFlag checks a VECTOR union id given on the command line, so that a

@@ -4,7 +4,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -13,6 +12,7 @@ import (
 	"github.com/parquet-go/parquet-go/format"
 
 	"github.com/coltype-lab/lab/formats/parquet/footer"
+	"github.com/coltype-lab/lab/internal/safeopen"
 	"github.com/coltype-lab/lab/types/vector"
 )
 
@@ -235,9 +235,10 @@ type Annotation struct {
 	InKeyValue       bool     `json:"in_key_value"`
 }
 
-// InspectFile opens path and inspects it.
+// InspectFile opens path and inspects it. The open refuses, without
+// blocking, anything but a regular file: a FIFO would hang os.Open.
 func InspectFile(path string, opts Options) (*Report, error) {
-	f, err := os.Open(path)
+	f, err := safeopen.Open(path)
 	if err != nil {
 		return nil, err
 	}
@@ -245,9 +246,6 @@ func InspectFile(path string, opts Options) (*Report, error) {
 	st, err := f.Stat()
 	if err != nil {
 		return nil, err
-	}
-	if st.IsDir() {
-		return nil, fmt.Errorf("%s is a directory, not a Parquet file", path)
 	}
 	if opts.Name == "" {
 		opts.Name = path
