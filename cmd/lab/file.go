@@ -648,21 +648,9 @@ func parquetFileSchema(in registry.InputFile, shown string, mapping iceberg.Name
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s is not a readable Parquet file: %w", shown, err)
 	}
-	b, err := registry.NewReadBuilder[*data.Record](registry.PARQUET, in)
+	schema, err := readerSchema(in, shown, registry.PARQUET, mapping)
 	if err != nil {
 		return nil, nil, err
 	}
-	if mapping != nil {
-		b.WithNameMapping(mapping)
-	}
-	r, err := b.Build()
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", shown, err)
-	}
-	defer r.Close()
-	sr, ok := r.(interface{ Schema() *iceberg.Schema })
-	if !ok {
-		return nil, nil, fmt.Errorf("%s: the Parquet reader does not report the file's schema", shown)
-	}
-	return anns, sr.Schema(), nil
+	return anns, schema, nil
 }

@@ -270,15 +270,20 @@ func readFileSpec(in registry.InputFile, shown string, format registry.FileForma
 		if err != nil {
 			return nil, fmt.Errorf("%s is not a readable Avro file: %w", shown, err)
 		}
-		raw, ok := meta[avro.IcebergSchemaKey]
-		if !ok {
-			return nil, fmt.Errorf("%s: the Avro header has no %s key, so its Iceberg schema is unknown", shown, avro.IcebergSchemaKey)
+		var schema *iceberg.Schema
+		if raw, ok := meta[avro.IcebergSchemaKey]; ok && mapping == nil {
+			schema = new(iceberg.Schema)
+			if err := json.Unmarshal([]byte(raw), schema); err != nil {
+				return nil, fmt.Errorf("%s: header %s: %w", shown, avro.IcebergSchemaKey, err)
+			}
+		} else {
+			// Another writer's file (or one read through a mapping): the
+			// schema the reader derives from the file's Avro schema.
+			if schema, err = readerSchema(in, shown, registry.AVRO, mapping); err != nil {
+				return nil, err
+			}
 		}
-		var schema iceberg.Schema
-		if err := json.Unmarshal([]byte(raw), &schema); err != nil {
-			return nil, fmt.Errorf("%s: header %s: %w", shown, avro.IcebergSchemaKey, err)
-		}
-		spec := &schemaspec.Spec{Schema: &schema}
+		spec := &schemaspec.Spec{Schema: schema}
 		if err := spec.Declare(map[string]string{
 			schemaspec.PropFileColumns:   meta[avroFileColumnsKey],
 			schemaspec.PropVectorColumns: meta[avroVectorColumnsKey],
@@ -288,6 +293,28 @@ func readFileSpec(in registry.InputFile, shown string, format registry.FileForma
 		return spec, nil
 	}
 	return nil, usageError{fmt.Errorf("lab read reads Parquet and Avro files, not %s", format)}
+}
+
+// readerSchema is the schema a reader without projection reads the file
+// with: its ids, the mapping's, or ids derived from its own schema.
+func readerSchema(in registry.InputFile, shown string, format registry.FileFormat, mapping iceberg.NameMapping) (*iceberg.Schema, error) {
+	b, err := registry.NewReadBuilder[*data.Record](format, in)
+	if err != nil {
+		return nil, err
+	}
+	if mapping != nil {
+		b.WithNameMapping(mapping)
+	}
+	r, err := b.Build()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", shown, err)
+	}
+	defer r.Close()
+	sr, ok := r.(interface{ Schema() *iceberg.Schema })
+	if !ok {
+		return nil, fmt.Errorf("%s: the %s reader does not report the file's schema", shown, format)
+	}
+	return sr.Schema(), nil
 }
 
 func projectedFiles(spec *schemaspec.Spec, proj *iceberg.Schema) []string {

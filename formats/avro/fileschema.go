@@ -65,7 +65,55 @@ func buildFileSchema(s hamba.Schema, mapping iceberg.NameMapping) (*fnode, error
 	if !b.useIDs {
 		scope = mapping
 	}
-	return b.node(s, scope)
+	root, err := b.node(s, scope)
+	if err == nil && !b.useIDs && mapping == nil {
+		// Other writers' files: ids derived from the file's own schema,
+		// as the Parquet model derives them (Iceberg's fresh-id order).
+		deriveIDs(root)
+	}
+	return root, err
+}
+
+// deriveIDs numbers a schema without ids as Iceberg numbers a new one
+// (TypeUtil.assignFreshIds): a record's fields first, in order, then what
+// lies inside each; list elements, map keys and values as they come.
+func deriveIDs(root *fnode) {
+	next := 1
+	id := func() int { next++; return next - 1 }
+	var visit func(n *fnode)
+	visit = func(n *fnode) {
+		if n == nil || n.recursive != nil {
+			return
+		}
+		switch {
+		case n.kind == hamba.Record:
+			for i := range n.fields {
+				n.fields[i].id, n.fields[i].hasID = id(), true
+			}
+			for i := range n.fields {
+				visit(n.fields[i].node)
+			}
+		case n.kind == hamba.Array && n.isMap:
+			n.keyID, n.hasKeyID = id(), true
+			n.valueID, n.hasValueID = id(), true
+			n.items.fields[0].id, n.items.fields[0].hasID = n.keyID, true
+			n.items.fields[1].id, n.items.fields[1].hasID = n.valueID, true
+			visit(n.items.fields[0].node)
+			visit(n.items.fields[1].node)
+		case n.kind == hamba.Array:
+			n.elementID, n.hasElementID = id(), true
+			visit(n.items)
+		case n.kind == hamba.Map:
+			n.keyID, n.hasKeyID = id(), true
+			n.valueID, n.hasValueID = id(), true
+			visit(n.values)
+		case n.kind == hamba.Union:
+			for _, b := range n.branches {
+				visit(b)
+			}
+		}
+	}
+	visit(root)
 }
 
 func (b *fileSchemaBuilder) node(s hamba.Schema, scope []iceberg.MappedField) (*fnode, error) {

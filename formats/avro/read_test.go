@@ -1,10 +1,12 @@
 package avro_test
 
 import (
+	"fmt"
 	"math"
 	"math/big"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -292,10 +294,19 @@ func TestNameMapping(t *testing.T) {
 		want0 := data.Of(projection, int64(1), nil, []any{"x", "y"}, data.Map{{Key: "k", Value: int64(5)}}, data.Map{{Key: int32(7), Value: "seven"}})
 		assertRows(t, got[:1], []*data.Record{want0}) // "name" is not the file's "full_name"
 	})
-	t.Run("neither ids nor mapping", func(t *testing.T) {
-		_, err := readRecords(t, path, nil)
-		if err == nil || !strings.Contains(err.Error(), "no field ids") || !strings.Contains(err.Error(), path) {
-			t.Fatalf("err = %v", err)
+	t.Run("neither ids nor mapping: ids derived from the file", func(t *testing.T) {
+		got, err := readRecords(t, path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Every column, the mapping's unmapped "extra" too; "pairs", an
+		// array of key/value records without logicalType "map", reads as
+		// a list of structs: nothing in the file says it is a map.
+		if len(got) != 2 || len(got[0].Fields()) != 6 || got[0].Fields()[0].ID != 1 {
+			t.Fatalf("got %v", got)
+		}
+		if v, _ := got[0].GetField("full_name"); v != "Ann" {
+			t.Errorf("full_name = %v", v)
 		}
 	})
 	t.Run("ids in the file win over a mapping", func(t *testing.T) {
@@ -505,5 +516,52 @@ func TestReadWithSelectedProjection(t *testing.T) {
 	rows := mustRead(t, path, func(b *registry.ReadBuilder[*data.Record]) { b.Project(projection) })
 	if len(rows) != 1 || rows[0].Get(0) != "x" {
 		t.Fatalf("read %v, want one row with name x", rows)
+	}
+}
+
+// Another writer's Avro file has no Iceberg ids at all: it reads through
+// ids derived from its own schema (top-level fields 1..n, then nested),
+// with no name mapping or projection, as the Parquet model reads such files.
+// The general union (choice) has no Iceberg type; the recursive record reads
+// as struct<v> (its recursive field cannot be represented).
+func TestAvroWithoutIDsReadsThroughDerivedIDs(t *testing.T) {
+	noIDs := regexp.MustCompile(`,"(field|element)-id":\d+`).ReplaceAllString(foreignSchema, "")
+	if strings.Contains(noIDs, "-id") {
+		t.Fatal("the schema still has ids")
+	}
+	path := tempPath(t, "noids.avro")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc, err := ocf.NewEncoder(noIDs, f, ocf.WithSchemaMarshaler(ocf.FullSchemaMarshaler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := foreignRow{ID: 7, Color: "RED", UID: "00000000-0000-0000-0000-000000000000", Amount: big.NewRat(1, 1000), Wide: big.NewRat(1, 100),
+		TsMs: time.UnixMilli(5).UTC(), Local: time.UnixMicro(6).UTC(), Choice: map[string]any{"int": 1}, Nums: []int32{4, 5}, Tail: "t"}
+	if err := enc.Encode(row); err != nil {
+		t.Fatal(err)
+	}
+	if err := enc.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	got := mustRead(t, path, nil)
+	if len(got) != 1 {
+		t.Fatalf("read %d rows", len(got))
+	}
+	var ids []string
+	for _, fl := range got[0].Fields() {
+		ids = append(ids, fmt.Sprintf("%d:%s", fl.ID, fl.Name))
+	}
+	if want := "1:id 2:color 3:uid 4:amount 5:wide 6:ts_ms 7:t_ms 8:local 9:later_null 11:nums 12:node 13:tail"; strings.Join(ids, " ") != want {
+		t.Fatalf("derived ids\n %s\nwant\n %s", strings.Join(ids, " "), want)
+	}
+	if v, _ := got[0].GetField("id"); v != int64(7) {
+		t.Errorf("id = %v", v)
+	}
+	if v, _ := got[0].GetField("nums"); fmt.Sprint(v) != "[4 5]" {
+		t.Errorf("nums = %v", v)
 	}
 }

@@ -16,7 +16,7 @@ import (
 // projected schema.
 type fileReader struct {
 	c        *container
-	schema   *iceberg.Schema // what is read: the projection or the file's own
+	schema   *iceberg.Schema // what is read: the projection or the file's own (ids from the file, a mapping, or derived)
 	root     *structReader
 	minRow   int
 	reuse    bool
@@ -74,7 +74,7 @@ func planRead(c *container, opts registry.ReadOptions, project func(*iceberg.Sch
 		t, _, ok := root.icebergType()
 		st, isStruct := t.(*iceberg.StructType)
 		if !ok || !isStruct {
-			return nil, errors.New("the file's Avro schema has no field ids (or none Iceberg can represent): set a name mapping or a projection")
+			return nil, errors.New("the file's Avro schema has no field Iceberg can represent: set a name mapping or a projection")
 		}
 		fileSchema := iceberg.NewSchema(0, st.FieldList...)
 		if schema == nil {
@@ -198,6 +198,9 @@ func (rr *recordReader) Next() (*data.Record, error) {
 }
 
 func (rr *recordReader) Close() error { return rr.r.close() }
+
+// Schema is the schema of the records the reader returns.
+func (rr *recordReader) Schema() *iceberg.Schema { return rr.r.schema }
 
 // positionDeleteReader maps rows of the delete schema to PositionDelete.
 type positionDeleteReader struct {
