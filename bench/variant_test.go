@@ -45,7 +45,13 @@ func TestEventLogVariantsDeterministic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := EventLogVariants(50, 3)
+	b, err := EventLogVariants(50, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a) != 50 || len(b) != 50 {
+		t.Fatalf("%d and %d rows, want 50 each", len(a), len(b))
+	}
 	for i := range a {
 		if string(a[i].Bytes()) != string(b[i].Bytes()) {
 			t.Fatalf("row %d differs between runs", i)

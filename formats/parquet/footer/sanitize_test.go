@@ -20,13 +20,20 @@ func TestSanitizeRemovesExtensionAnnotations(t *testing.T) {
 	in := writeParquet(t, multimodalRows())
 	meta := readFooterBytes(t, rewrite(t, in, annotateMultimodal())).Meta
 	meta.Schema[1].LogicalType = LogicalType{Value: &UnknownLogicalType{ID: 2555}}
-	before, _ := Encode(meta)
+	before, err := Encode(meta)
+	if err != nil || len(before) == 0 {
+		t.Fatalf("encode before: %d bytes, %v", len(before), err)
+	}
 
 	s, err := Sanitize(meta)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if after, _ := Encode(meta); !bytes.Equal(after, before) {
+	after, err := Encode(meta)
+	if err != nil {
+		t.Fatalf("encode after: %v", err)
+	}
+	if !bytes.Equal(after, before) {
 		t.Error("Sanitize changed its input")
 	}
 	for i, el := range s.Schema {
