@@ -91,6 +91,7 @@ type (
 	}
 	genDate   int32 // days since the epoch
 	genMicros int64 // microseconds since the epoch, UTC
+	genNanos  int64 // nanoseconds since the epoch, UTC, whole microseconds
 	genDec    int64 // decimal(18, 4), unscaled
 )
 
@@ -120,6 +121,8 @@ func genValue(c genColumn, i int) any {
 		return genDate(i*17 - 40000)
 	case "timestamptz":
 		return genMicros(981173106123456 + int64(i)*987654321)
+	case "timestamptz_int96":
+		return genNanos((981173106123456 + int64(i)*987654321) * 1000)
 	case "decimal18_4":
 		return genDec(int64(i)*123456789 - 1000000000000)
 	case "uint8":
@@ -166,6 +169,10 @@ func genExpected(c genColumn, i int) any {
 		return time.Unix(int64(v)*86400, 0).UTC().Format("2006-01-02")
 	case genMicros:
 		return time.UnixMicro(int64(v)).UTC().Format("2006-01-02T15:04:05.000000") + "+00:00"
+	case genNanos:
+		// Written as INT96, read as timestamptz in microseconds, as
+		// Iceberg reads the legacy type.
+		return time.UnixMicro(int64(v)/1000).UTC().Format("2006-01-02T15:04:05.000000") + "+00:00"
 	case genDec:
 		return data.DecimalString(big.NewInt(int64(v)), 4)
 	case uint8:
@@ -224,6 +231,8 @@ func genArrowType(kind string) arrow.DataType {
 		return arrow.FixedWidthTypes.Date32
 	case "timestamptz":
 		return &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}
+	case "timestamptz_int96":
+		return &arrow.TimestampType{Unit: arrow.Nanosecond, TimeZone: "UTC"}
 	case "decimal18_4":
 		return &arrow.Decimal128Type{Precision: 18, Scale: 4}
 	case "uint8":
@@ -274,7 +283,12 @@ func appendGen(b array.Builder, c genColumn, i int) {
 	case *array.Date32Builder:
 		x.Append(arrow.Date32(v.(genDate)))
 	case *array.TimestampBuilder:
-		x.Append(arrow.Timestamp(v.(genMicros)))
+		switch t := v.(type) {
+		case genMicros:
+			x.Append(arrow.Timestamp(t))
+		case genNanos:
+			x.Append(arrow.Timestamp(t))
+		}
 	case *array.Decimal128Builder:
 		x.Append(decimal128.FromI64(int64(v.(genDec))))
 	case *array.Uint8Builder:
@@ -326,7 +340,18 @@ type arrowSetting struct {
 	name     string
 	props    func(f genFamily) []parquet.WriterProperty
 	fieldIDs bool
+	// arrow are pqarrow's own options (how Arrow types map to Parquet's).
+	arrow []pqarrow.WriterOption
 }
+
+// int96 is legacy INT96 timestamps, as Impala and old Spark write them
+// (pqarrow writes nanosecond timestamps so when asked): its own family,
+// since only it holds a column the setting changes.
+var (
+	int96Family  = genFamily{name: "timestamps", rows: 3000, columns: []genColumn{{"id", "int64", 0}, {"ts", "timestamptz_int96", 7}}}
+	int96Setting = arrowSetting{name: "int96-timestamps", props: func(genFamily) []parquet.WriterProperty { return nil },
+		arrow: []pqarrow.WriterOption{pqarrow.WithDeprecatedInt96Timestamps(true)}}
+)
 
 // floatColumns are the family's float columns' Parquet paths, for
 // BYTE_STREAM_SPLIT; element is the writer's name for a list's element
@@ -391,7 +416,11 @@ func ArrowGoCases(dir string) ([]*WriterCase, error) {
 			out = append(out, c)
 		}
 	}
-	return out, nil
+	c, err := writeArrowCase(dir, int96Family, int96Setting)
+	if err != nil {
+		return nil, fmt.Errorf("arrow-go/%s/%s: %w", int96Setting.name, int96Family.name, err)
+	}
+	return append(out, c), nil
 }
 
 func writeArrowCase(dir string, f genFamily, s arrowSetting) (*WriterCase, error) {
@@ -425,7 +454,7 @@ func writeArrowCase(dir string, f genFamily, s arrowSetting) (*WriterCase, error
 	if err != nil {
 		return nil, err
 	}
-	w, err := pqarrow.NewFileWriter(schema, out, parquet.NewWriterProperties(s.props(f)...), pqarrow.DefaultWriterProps())
+	w, err := pqarrow.NewFileWriter(schema, out, parquet.NewWriterProperties(s.props(f)...), pqarrow.NewArrowWriterProperties(s.arrow...))
 	if err != nil {
 		out.Close()
 		return nil, err
