@@ -3,8 +3,6 @@
 package main
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -19,31 +17,10 @@ import (
 	"github.com/coltype-lab/lab/types/file"
 )
 
-// runGuarded is runWith under a deadline, so a command that blocks fails
-// the test instead of hanging it.
+// runGuarded is runWith that fails, instead of hanging, after 10 s.
 func runGuarded(t *testing.T, bin, dir string, env []string, stdin string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), env...)
-	cmd.Stdin = strings.NewReader(stdin)
-	var o, e strings.Builder
-	cmd.Stdout, cmd.Stderr = &o, &e
-	err := cmd.Run()
-	if ctx.Err() != nil {
-		t.Fatalf("lab %s: still running after 10s; killed", strings.Join(args, " "))
-	}
-	var exit *exec.ExitError
-	switch {
-	case err == nil:
-	case errors.As(err, &exit):
-		code = exit.ExitCode()
-	default:
-		t.Fatal(err)
-	}
-	return o.String(), e.String(), code
+	return runWithin(t, 10*time.Second, bin, dir, env, stdin, args...)
 }
 
 // tableRows reads the KEY VALUE SOURCE rows of lab config show and of the

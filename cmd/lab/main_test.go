@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 var (
@@ -56,13 +58,25 @@ func run(t *testing.T, bin, dir string, args ...string) (stdout, stderr string, 
 // runWith is run with extra environment variables and standard input.
 func runWith(t *testing.T, bin, dir string, env []string, stdin string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
-	cmd := exec.Command(bin, args...)
+	return runWithin(t, 5*time.Minute, bin, dir, env, stdin, args...)
+}
+
+// runWithin is runWith that kills the lab and fails the test after d, so
+// that a hang fails instead of blocking the suite.
+func runWithin(t *testing.T, d time.Duration, bin, dir string, env []string, stdin string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env...)
 	cmd.Stdin = strings.NewReader(stdin)
 	var o, e strings.Builder
 	cmd.Stdout, cmd.Stderr = &o, &e
 	err := cmd.Run()
+	if ctx.Err() != nil {
+		t.Fatalf("lab %s: still running after %v; killed", strings.Join(args, " "), d)
+	}
 	var exit *exec.ExitError
 	switch {
 	case err == nil:

@@ -73,6 +73,22 @@ type File struct {
 // report the verified cost beside. Call it before the file is read.
 func (f *File) SkipChecksums(skip bool) { f.skipCRC = skip }
 
+// checkCRC verifies a page body against its header's CRC and counts the
+// read (Checksums). parquet.thrift: the CRC covers the page as stored after
+// its header. A header CRC of 0 counts as none, as parquet-go reads it (its
+// model cannot tell an absent CRC from a zero one).
+func (f *File) checkCRC(h format.PageHeader, body []byte) error {
+	if h.CRC == 0 || f.skipCRC {
+		f.unchecked.Add(1)
+		return nil
+	}
+	if got := crc32.ChecksumIEEE(body); got != uint32(h.CRC) {
+		return fmt.Errorf("page checksum mismatch: the header says %08x, the page's bytes give %08x", uint32(h.CRC), got)
+	}
+	f.checked.Add(1)
+	return nil
+}
+
 // Checksums reports how many of the data pages read so far carried a CRC,
 // which was verified, and how many had none to verify.
 func (f *File) Checksums() (verified, without int64) {
@@ -518,6 +534,12 @@ func (f *File) readDictionary(c *chunk) error {
 	if err := readAt(f.r, body, c.start+int64(hlen)); err != nil {
 		return fmt.Errorf("%s: %w", where, err)
 	}
+	// A corrupt dictionary changes every value that points into it: its
+	// CRC is checked as the data pages' are (the file is read at open,
+	// before SkipChecksums can apply).
+	if err := f.checkCRC(h, body); err != nil {
+		return fmt.Errorf("%s, column %s: %w", where, strings.Join(f.leafPath, "."), err)
+	}
 	if c.meta.Codec != format.Uncompressed {
 		if body, err = decompress(c.meta.Codec, body, int(h.UncompressedPageSize), nil); err != nil {
 			return fmt.Errorf("%s: decompress: %w", where, err)
@@ -744,17 +766,8 @@ func (f *File) decodePageWith(ref pageRef, wantDim int, bufs *pageBuffers) (deco
 			}
 		}
 	}
-	// parquet.thrift: the CRC covers the page as stored after its header.
-	// A header CRC of 0 counts as none, as parquet-go reads it (its model
-	// cannot tell an absent CRC from a zero one).
-	if h.CRC != 0 && !f.skipCRC {
-		if got := crc32.ChecksumIEEE(body); got != uint32(h.CRC) {
-			return decodedPage{}, fmt.Errorf("%s, column %s: page checksum mismatch: the header says %08x, the page's bytes give %08x",
-				where(), strings.Join(f.leafPath, "."), uint32(h.CRC), got)
-		}
-		f.checked.Add(1)
-	} else {
-		f.unchecked.Add(1)
+	if err := f.checkCRC(h, body); err != nil {
+		return decodedPage{}, fmt.Errorf("%s, column %s: %w", where(), strings.Join(f.leafPath, "."), err)
 	}
 	p, err := f.decodeBody(pl, c, body, wantDim, bufs)
 	if err != nil {
