@@ -29,6 +29,11 @@ type FileBlocks struct {
 	err     error
 	rows    []int64 // running row count per chunk
 	bufs    *pageBuffers
+	// join carries a row cut at a page boundary; chunk is the chunk of the
+	// last page seen (-1 before the first), pending blocks ready to hand out.
+	join    rowJoin
+	chunk   int
+	pending []Block
 }
 
 type pageResult struct {
@@ -83,22 +88,37 @@ func (f *File) Blocks(workers int) *FileBlocks {
 		}
 	}()
 	b.rows = make([]int64, len(f.chunks))
+	b.join = rowJoin{dim: f.info.Dim}
+	b.chunk = -1
 	return b
 }
 
-// Next returns the next page's non-null vectors.
+// Next returns the next page's non-null vectors. A row cut at a page
+// boundary comes as a block of its own once its last page is read.
 func (b *FileBlocks) Next() (Block, error) {
 	for {
 		if b.err != nil {
 			return Block{}, b.err
 		}
+		if len(b.pending) > 0 {
+			blk := b.pending[0]
+			b.pending = b.pending[1:]
+			return blk, nil
+		}
 		ch, ok := <-b.results
 		if !ok {
 			b.err = io.EOF
+			if err := b.endChunk(); err != nil {
+				b.err = err
+			}
 			for ci, c := range b.f.chunks {
 				if b.rows[ci] != c.rows {
 					b.err = fmt.Errorf("%s: the pages of row group %d hold %d rows, its metadata says %d", b.f.info.Path, ci, b.rows[ci], c.rows)
 				}
+			}
+			if b.err == io.EOF && len(b.pending) > 0 {
+				b.err = nil
+				continue
 			}
 			return Block{}, b.err
 		}
@@ -106,6 +126,12 @@ func (b *FileBlocks) Next() (Block, error) {
 		if r.err != nil {
 			b.err = r.err
 			return Block{}, r.err
+		}
+		if r.ref.chunk != b.chunk {
+			if b.err = b.endChunk(); b.err != nil {
+				return Block{}, b.err
+			}
+			b.chunk = r.ref.chunk
 		}
 		c := &b.f.chunks[r.ref.chunk]
 		first := c.firstRow + b.rows[r.ref.chunk]
@@ -119,24 +145,37 @@ func (b *FileBlocks) Next() (Block, error) {
 			b.err = fmt.Errorf("%s: the pages of row group %d hold more than its %d rows", b.f.info.Path, r.ref.chunk, c.rows)
 			return Block{}, b.err
 		}
-		if r.p.rows == 0 || len(r.p.vectors) == 0 {
+		where := fmt.Sprintf("%s: page at byte %d", b.f.info.Path, r.ref.offset)
+		if row, vals, done, err := b.join.page(&r.p, first, where); err != nil {
+			b.err = err
+			b.bufs.put(r.p.buf)
+			return Block{}, err
+		} else if done {
+			b.pending = append(b.pending, Block{FirstRow: row, IDs: []int64{row}, Vectors: vals})
+		}
+		vectors, ids := r.p.withoutTail(first)
+		if r.p.rows == 0 || len(vectors) == 0 {
 			b.bufs.put(r.p.buf)
 			continue
 		}
-		blk := Block{FirstRow: first, Vectors: r.p.vectors}
+		blk := Block{FirstRow: first, Vectors: vectors, IDs: ids}
 		if buf := r.p.buf; buf != nil {
 			blk.release = func() { b.bufs.put(buf) }
 		}
-		if r.p.present != nil {
-			blk.IDs = make([]int64, 0, len(r.p.vectors)/max(r.p.dim, 1))
-			for i, ok := range r.p.present {
-				if ok {
-					blk.IDs = append(blk.IDs, first+int64(i))
-				}
-			}
-		}
-		return blk, nil
+		b.pending = append(b.pending, blk)
 	}
+}
+
+// endChunk closes the row a chunk's last page left open, queueing it.
+func (b *FileBlocks) endChunk() error {
+	if b.chunk < 0 {
+		return nil
+	}
+	row, vals, ok, err := b.join.close(fmt.Sprintf("%s: row group %d", b.f.info.Path, b.chunk))
+	if ok {
+		b.pending = append(b.pending, Block{FirstRow: row, IDs: []int64{row}, Vectors: vals})
+	}
+	return err
 }
 
 // Close stops the decoders.

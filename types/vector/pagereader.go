@@ -439,22 +439,40 @@ func detectLayout(meta *footer.FileMetaData, column string) (FileInfo, []string,
 }
 
 // inferListDim takes a list column's dimension from its first non-null
-// vector; every other vector must then have as many elements.
+// vector; every other vector must then have as many elements. When that
+// vector is the last row of its page, the pages after it may continue it
+// (a row crossing a page boundary): it ends where a page starts a new row
+// or the chunk ends.
 func (f *File) inferListDim() error {
 	for ci := range f.chunks {
 		refs, err := f.pageRefs(ci)
 		if err != nil {
 			return err
 		}
+		open := -1 // elements of the first vector so far, when it is open
 		for _, ref := range refs {
 			p, err := f.decodePage(ref, 0)
 			if err != nil {
 				return err
 			}
+			if open >= 0 {
+				open += len(p.head)
+				if p.rows > 0 {
+					break
+				}
+				continue
+			}
 			if p.dim > 0 {
 				f.info.Dim = p.dim
 				return nil
 			}
+			if p.lastCount > 0 {
+				open = p.lastCount
+			}
+		}
+		if open > 0 {
+			f.info.Dim = open
+			return nil
 		}
 	}
 	return nil
@@ -639,6 +657,20 @@ type decodedPage struct {
 	// buf is the pooled decompression buffer vectors may alias (nil when
 	// none): it goes back to its pool once the page's block is scored.
 	buf []byte
+
+	// Rows crossing pages (LIST pages only; see assembleList). head holds
+	// the values that continue the previous page's last row (NaN for null
+	// elements) out of headEntries level entries, headNulls of which
+	// continue a null row. tail > 0: the last row is cut after tail
+	// elements (the last tail of vectors). lastNull: the last row is null,
+	// so the next page may continue it with null entries. lastCount: the
+	// last row's elements on this page.
+	head        []float32
+	headEntries int
+	headNulls   int
+	tail        int
+	lastNull    bool
+	lastCount   int
 }
 
 // pageLayout is where the parts of a page sit.
@@ -1020,6 +1052,16 @@ func assembleFixed(info *FileInfo, nv int, defs []byte, elems []float32, zero bo
 // assembleList builds the rows of a LIST page. Levels: 0 = null vector
 // (when nullable), the list level = empty list, maxDef−1 = null element
 // (when elements are nullable), maxDef = a value.
+//
+// A writer may let a row cross a page boundary (DuckDB does in V1 pages,
+// as the format allows: only V2 pages and pages under a page index must
+// start at a row). Entries before the page's first repetition level 0
+// continue the previous page's last row and go to head; a last row that
+// holds fewer than dim elements is cut, its elements so far sitting at the
+// end of vectors, counted by tail. Rows are counted where they start.
+// With dim unknown (0, as inferListDim asks) the last row's count cannot
+// tell a cut row from a whole one: dim is then taken from an earlier row,
+// or left 0 with lastCount giving the last row's elements on this page.
 func assembleList(info *FileInfo, nv int, reps, defs []byte, elems []float32, dim int) (decodedPage, error) {
 	nullDef := -1
 	if info.Nullable {
@@ -1032,10 +1074,12 @@ func assembleList(info *FileInfo, nv int, reps, defs []byte, elems []float32, di
 	if dim == 0 {
 		dim = info.Dim
 	}
+	var p decodedPage
 	var present []bool
 	anyNull := false
-	out := elems
+	var out []float32 // the present rows' elements, once a copy is needed
 	copied := false
+	base := 0 // elements of the head, which the rows' vectors leave out
 	rows, k, cur := 0, 0, -1 // cur counts the current row's elements
 	finish := func() error {
 		if cur < 0 || !present[rows-1] {
@@ -1050,14 +1094,17 @@ func assembleList(info *FileInfo, nv int, reps, defs []byte, elems []float32, di
 		return nil
 	}
 	for i := range nv {
+		d := int(defs[i])
 		if reps[i] == 0 {
 			if err := finish(); err != nil {
 				return decodedPage{}, err
 			}
+			if rows == 0 {
+				base = k
+			}
 			rows++
 			present = append(present, true)
 			cur = 0
-			d := int(defs[i])
 			if d == nullDef {
 				present[rows-1] = false
 				anyNull = true
@@ -1067,18 +1114,30 @@ func assembleList(info *FileInfo, nv int, reps, defs []byte, elems []float32, di
 			if d == emptyDef {
 				continue // an empty list: finish reports 0 elements
 			}
-		} else if i == 0 {
-			return decodedPage{}, errors.New("the page starts inside a row: the writer let a vector cross a page boundary, which this reader does not read yet")
+		} else if rows == 0 {
+			// Before the first row: the previous page's last row goes on.
+			p.headEntries++
+			switch {
+			case d == info.MaxDef:
+				p.head = append(p.head, elems[k])
+				k++
+			case info.NullableElements && d == info.MaxDef-1:
+				p.head = append(p.head, float32(math.NaN()))
+			case d <= emptyDef && (nullDef < 0 || d == nullDef):
+				p.headNulls++ // continues a null FLOAT[N] (see below)
+			default:
+				return decodedPage{}, fmt.Errorf("value %d: definition level %d continuing the previous page's row", i, d)
+			}
+			continue
 		} else if cur < 0 {
 			// DuckDB writes a null FLOAT[N] as N entries, the rest
 			// repeating inside the null list below any present level:
 			// nothing can follow a null list, so they mean nothing else.
-			if int(defs[i]) <= emptyDef && (nullDef < 0 || int(defs[i]) == nullDef) {
+			if d <= emptyDef && (nullDef < 0 || d == nullDef) {
 				continue
 			}
 			return decodedPage{}, fmt.Errorf("value %d continues a null vector", i)
 		}
-		d := int(defs[i])
 		switch {
 		case d == info.MaxDef:
 			if copied {
@@ -1088,9 +1147,7 @@ func assembleList(info *FileInfo, nv int, reps, defs []byte, elems []float32, di
 		case info.NullableElements && d == info.MaxDef-1:
 			if !copied {
 				// First null element: from here on build a copy.
-				pos := k
-				// elements of present rows so far = values so far + NaNs so far (none yet)
-				out = append(make([]float32, 0, len(elems)+nv), elems[:pos]...)
+				out = append(make([]float32, 0, len(elems)+nv), elems[base:k]...)
 				copied = true
 			}
 			out = append(out, float32(math.NaN()))
@@ -1099,15 +1156,31 @@ func assembleList(info *FileInfo, nv int, reps, defs []byte, elems []float32, di
 		}
 		cur++
 	}
-	if err := finish(); err != nil {
-		return decodedPage{}, err
-	}
 	if k != len(elems) {
 		return decodedPage{}, fmt.Errorf("%d values decoded, the levels define %d", len(elems), k)
 	}
-	p := decodedPage{rows: rows, vectors: out, dim: dim}
+	if !copied {
+		out = elems[base:]
+	}
+	// The last row: whole, cut by the page end, or (dim unknown) either.
+	if rows > 0 && cur >= 0 && present[rows-1] {
+		p.lastCount = cur
+		switch {
+		case dim == 0:
+			// Nothing earlier fixed the dimension: the caller decides.
+		case cur > dim:
+			return decodedPage{}, fmt.Errorf("row %d of the page has %d elements, the column dimension is %d", rows-1, cur, dim)
+		case cur < dim && cur > 0:
+			p.tail = cur
+		case cur == 0 && dim > 0:
+			// An empty list is a whole row of 0 elements, not a cut one.
+			return decodedPage{}, fmt.Errorf("row %d of the page has 0 elements, the column dimension is %d", rows-1, dim)
+		}
+	}
+	p.rows, p.vectors, p.dim = rows, out, dim
 	if anyNull {
 		p.present = present
 	}
+	p.lastNull = rows > 0 && !present[rows-1]
 	return p, nil
 }

@@ -64,7 +64,7 @@ func (f *File) Take(rows []int64) ([][]float32, error) {
 		for i, w := range ws {
 			local[i] = int(w.row - ref.firstRow)
 		}
-		vecs, err := f.takeFromPage(ref, local)
+		vecs, err := f.takeFromPage(refsOf[ref.chunk], ref, local)
 		if err != nil {
 			return nil, err
 		}
@@ -97,8 +97,9 @@ func (f *File) rowRefs(ci int) ([]pageRef, error) {
 	return refs, nil
 }
 
-// takeFromPage returns the vectors of the page-relative rows local.
-func (f *File) takeFromPage(ref pageRef, local []int) ([][]float32, error) {
+// takeFromPage returns the vectors of the page-relative rows local. refs
+// are the pages of ref's chunk, for a last row that continues on them.
+func (f *File) takeFromPage(refs []pageRef, ref pageRef, local []int) ([][]float32, error) {
 	info := &f.info
 	fixed := info.Layout != LayoutList && !info.NullableElements
 	c := &f.chunks[ref.chunk]
@@ -133,16 +134,48 @@ func (f *File) takeFromPage(ref pageRef, local []int) ([][]float32, error) {
 		idx[r] = k
 		k++
 	}
+	var cut []float32 // the last row, when the page cuts it
 	out := make([][]float32, len(local))
 	for i, r := range local {
 		if r >= p.rows {
 			return nil, fmt.Errorf("%s: page at byte %d has %d rows, row %d of it was asked", info.Path, ref.offset, p.rows, r)
 		}
-		if j := idx[r]; j >= 0 {
+		j := idx[r]
+		switch {
+		case j < 0:
+		case r == p.rows-1 && p.tail > 0:
+			if cut == nil {
+				if cut, err = f.finishCutRow(refs, ref, &p); err != nil {
+					return nil, err
+				}
+			}
+			out[i] = append([]float32(nil), cut...)
+		default:
 			out[i] = append([]float32(nil), p.vectors[j*p.dim:(j+1)*p.dim]...)
 		}
 	}
 	return out, nil
+}
+
+// finishCutRow completes the last row of page p (at ref), which the page
+// cuts, from the pages after it in the chunk.
+func (f *File) finishCutRow(refs []pageRef, ref pageRef, p *decodedPage) ([]float32, error) {
+	j := rowJoin{dim: f.info.Dim, open: true, row: ref.firstRow + int64(p.rows) - 1, cut: true,
+		vals: append(make([]float32, 0, f.info.Dim), p.vectors[len(p.vectors)-p.tail:]...)}
+	where := func(r pageRef) string { return fmt.Sprintf("%s: page at byte %d", f.info.Path, r.offset) }
+	at := sort.Search(len(refs), func(i int) bool { return refs[i].offset > ref.offset })
+	for _, next := range refs[at:] {
+		q, err := f.decodePage(next, f.info.Dim)
+		if err != nil {
+			return nil, err
+		}
+		_, vals, ok, err := j.page(&q, next.firstRow, where(next))
+		if err != nil || ok {
+			return vals, err
+		}
+	}
+	_, vals, _, err := j.close(fmt.Sprintf("%s: row group %d", f.info.Path, ref.chunk))
+	return vals, err
 }
 
 // takeFixed reads rows of an uncompressed PLAIN fixed-width page by offset
