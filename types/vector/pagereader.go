@@ -1079,7 +1079,7 @@ func assembleList(info *FileInfo, nv int, reps, defs []byte, elems []float32, di
 	anyNull := false
 	var out []float32 // the present rows' elements, once a copy is needed
 	copied := false
-	base := 0 // elements of the head, which the rows' vectors leave out
+	base := 0                // elements of the head, which the rows' vectors leave out
 	rows, k, cur := 0, 0, -1 // cur counts the current row's elements
 	finish := func() error {
 		if cur < 0 || !present[rows-1] {
