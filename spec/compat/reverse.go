@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os/exec"
 	"sort"
@@ -13,6 +14,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/extensions"
 	pvariant "github.com/apache/arrow-go/v18/parquet/variant"
 
 	"github.com/coltype-lab/lab/data"
@@ -43,13 +46,16 @@ const (
 	OpInspect Op = "lab inspect"
 	OpRead    Op = "lab read"
 	OpBuilder Op = "read builder"
+	// OpBuilderArrow is the read builder with the arrow.RecordBatch row
+	// type, the columnar model engines read through.
+	OpBuilderArrow Op = "read builder (arrow)"
 	OpSearch  Op = "lab vector search"
 	OpTake    Op = "lab vector take"
 	OpAnalyze Op = "lab variant analyze"
 	// OpReadRepair is lab read of a variant file with
 	// --variant-invalid repair-key-order.
 	OpReadRepair Op = "lab read (repair-key-order)"
-	opsInOrder      = "lab inspect,lab read,lab read (repair-key-order),read builder,lab vector search,lab vector take,lab variant analyze"
+	opsInOrder      = "lab inspect,lab read,lab read (repair-key-order),read builder,read builder (arrow),lab vector search,lab vector take,lab variant analyze"
 )
 
 // Ops lists the operations in the matrix's column order.
@@ -169,6 +175,8 @@ func (l Lab) RunOp(ctx context.Context, c *WriterCase, op Op) Cell {
 		return compareRows(c, rows)
 	case OpBuilder:
 		return builderCell(c)
+	case OpBuilderArrow:
+		return arrowBuilderCell(c)
 	case OpSearch:
 		return l.searchCell(ctx, c)
 	case OpTake:
@@ -325,6 +333,70 @@ func builderCell(c *WriterCase) (cell Cell) {
 			}
 		}
 	}
+}
+
+// arrowBuilderCell reads the file through the read builder's
+// arrow.RecordBatch model and checks the row count, the columns and where
+// each top-level column is null.
+func arrowBuilderCell(c *WriterCase) (cell Cell) {
+	defer func() {
+		if p := recover(); p != nil {
+			cell = Cell{Class: Crash, Note: fmt.Sprint("panic: ", p)}
+		}
+	}()
+	b, err := registry.NewReadBuilder[arrow.RecordBatch](registry.PARQUET, registry.LocalInput(c.Path))
+	if err != nil {
+		return Cell{Class: Error, Note: err.Error()}
+	}
+	r, err := b.Build()
+	if err != nil {
+		return Cell{Class: Error, Note: err.Error()}
+	}
+	defer r.Close()
+	row := 0
+	for {
+		rec, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return Cell{Class: Error, Note: err.Error()}
+		}
+		if int(rec.NumCols()) != len(c.Columns) {
+			return Cell{Class: Wrong, Note: fmt.Sprintf("batch at row %d has %d columns, the file %d", row, rec.NumCols(), len(c.Columns))}
+		}
+		n := int(rec.NumRows())
+		if row+n > len(c.Rows) {
+			return Cell{Class: Wrong, Note: fmt.Sprintf("more than %d rows", len(c.Rows))}
+		}
+		for j, col := range c.Columns {
+			if name := rec.ColumnName(j); name != col {
+				return Cell{Class: Wrong, Note: fmt.Sprintf("column %d is %q, want %q", j, name, col)}
+			}
+			a := rec.Column(j)
+			for i := range n {
+				if a.IsNull(i) != (c.Rows[row+i][col] == nil) && !variantNullAt(a, i) {
+					return Cell{Class: Wrong, Note: fmt.Sprintf("row %d: column %q null is %v, want %v", row+i, col, a.IsNull(i), c.Rows[row+i][col] == nil)}
+				}
+			}
+		}
+		row += n
+	}
+	if row != len(c.Rows) {
+		return Cell{Class: Wrong, Note: fmt.Sprintf("%d rows, want %d", row, len(c.Rows))}
+	}
+	return Cell{Class: OK}
+}
+
+// variantNullAt reports a present variant holding the variant null, which
+// DuckDB writes for a SQL NULL (see isNull).
+func variantNullAt(a arrow.Array, i int) bool {
+	v, ok := a.(*extensions.VariantArray)
+	if !ok || v.IsNull(i) {
+		return false
+	}
+	val, err := v.Value(i)
+	return err == nil && val.Type() == pvariant.Null
 }
 
 // isNull reports a null value. A variant null counts: DuckDB writes a SQL

@@ -138,6 +138,11 @@ func genValue(c genColumn, i int) any {
 			return genList{}
 		}
 		return genList{ptr(int32(i)), nil, ptr(int32(2 * i))}[:i%3+1]
+	case "list_int32_dense": // no null elements, for parquet-go
+		if i%4 == 0 {
+			return genList{}
+		}
+		return genList{ptr(int32(i)), ptr(int32(-i)), ptr(int32(2 * i))}[:i%3+1]
 	case "struct_ab":
 		return genStruct{int32(i), fmt.Sprintf("x%d", i)}
 	case "map_string_int32":

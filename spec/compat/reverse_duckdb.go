@@ -137,6 +137,22 @@ var duckFamilies = []duckFamily{
 		{name: "v", value: nullEvery(10, `('{"user": {"id": ' || i || ', "name": "n' || (i % 50) || '"}, "tags": ["a", ' || (i % 7) || '], "score": ' || (i * 0.25) || '}')::JSON::VARIANT`),
 			expect: "CAST(v AS JSON)"},
 	}},
+	// Dates, times, timestamps (with and without zone) and binary inside a
+	// variant, and an array of dates: each printed in the form the lab
+	// prints the same type as a column (hex for binary, ISO 8601).
+	{name: "variant-temporal-binary", rows: 2000, variant: "v", columns: []duckColumn{
+		{name: "id", value: "i::BIGINT"},
+		{name: "v", value: nullEvery(10, "{'d': DATE '2020-01-01' + i::INTEGER, 'ds': [DATE '1969-12-31' - i::INTEGER, DATE '2000-02-29'], " +
+			"'ts': TIMESTAMP '2001-02-03 04:05:06.123456' + to_microseconds(i * 987654321), " +
+			"'tz': TIMESTAMPTZ '2001-02-03 04:05:06.5+00' + to_seconds(i), 'b': ('x' || i)::BLOB, 'tm': TIME '01:02:03.25' + to_microseconds(i)}") + "::VARIANT",
+			expect: "CASE WHEN v IS NULL THEN NULL ELSE {" +
+				"'b': lower(hex(variant_extract(v, 'b')::BLOB)), " +
+				"'d': strftime(variant_extract(v, 'd')::DATE, '%Y-%m-%d'), " +
+				"'ds': list_transform(variant_extract(v, 'ds')::DATE[], x -> strftime(x, '%Y-%m-%d')), " +
+				"'tm': strftime(DATE '2000-01-01' + variant_extract(v, 'tm')::TIME, '%H:%M:%S.%f'), " +
+				"'ts': strftime(variant_extract(v, 'ts')::TIMESTAMP, '%Y-%m-%dT%H:%M:%S.%f'), " +
+				"'tz': strftime(variant_extract(v, 'tz')::TIMESTAMPTZ AT TIME ZONE 'UTC', '%Y-%m-%dT%H:%M:%S.%f') || '+00:00'} END"},
+	}},
 	// Keys the shredding leaves in the residual: DuckDB writes some such
 	// objects with their keys out of order, which VariantEncoding.md forbids.
 	{name: "variant-residual", rows: 500, variant: "v", columns: []duckColumn{
