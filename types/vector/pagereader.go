@@ -861,6 +861,9 @@ func (f *File) decodeBody(pl pageLayout, c *chunk, body []byte, wantDim int, buf
 		vals = raw
 	}
 	nv := pl.numValues
+	if p, ok, err := f.fixedRowsPage(pl, c, repBytes, defBytes, vals, wantDim); ok || err != nil {
+		return p, err
+	}
 	var reps, defs []byte
 	if info.MaxRep > 0 {
 		if reps, err = decodeLevels(repBytes, info.MaxRep, nv, "repetition"); err != nil {
@@ -912,6 +915,48 @@ func (f *File) decodeBody(pl pageLayout, c *chunk, body []byte, wantDim int, buf
 	default:
 		return assembleList(info, nv, reps, defs, elems, wantDim)
 	}
+}
+
+// fixedRowsPage is the fast path for a LIST or vector-repetition page of
+// whole vectors without nulls, the common case of every writer: when the
+// levels verify as that pattern (see levels.go), the values are the rows'
+// matrix as they stand and no level is expanded. ok is false when the page
+// is anything else; decodeBody then takes the general path.
+func (f *File) fixedRowsPage(pl pageLayout, c *chunk, repBytes, defBytes, vals []byte, wantDim int) (p decodedPage, ok bool, err error) {
+	info := &f.info
+	dim := info.Dim
+	if wantDim != 0 {
+		dim = wantDim
+	}
+	nv := pl.numValues
+	switch {
+	case dim <= 0 || nv%dim != 0:
+		return p, false, nil
+	case info.Layout == LayoutList:
+		if info.MaxRep != 1 || !fixedRepetitionLevels(repBytes, nv, dim) {
+			return p, false, nil
+		}
+	case info.Layout == LayoutVectorRepetition:
+		if info.MaxRep != 0 {
+			return p, false, nil
+		}
+	default:
+		return p, false, nil
+	}
+	if info.MaxDef > 0 && !constantLevels(defBytes, nv, bitWidth(info.MaxDef), uint64(info.MaxDef)) {
+		return p, false, nil
+	}
+	var elems []float32
+	zero := false
+	if pl.encoding == format.RLEDictionary || pl.encoding == format.PlainDictionary {
+		elems, err = dictionaryValues(c, vals, nv, 1)
+	} else {
+		elems, zero, err = decodeFloats(vals, nv, pl.encoding, false, dim, info.Element)
+	}
+	if err != nil {
+		return p, false, err
+	}
+	return decodedPage{rows: nv / dim, vectors: elems, dim: dim, zeroCopy: zero && !pl.compressed}, true, nil
 }
 
 func lengthPrefixed(b []byte, what string) (section, rest []byte, err error) {
