@@ -20,7 +20,8 @@ func main() {
 	if err := newRootCommand().Execute(); err != nil {
 		fmt.Fprintln(os.Stderr, "lab:", err)
 		var ue usageError
-		if errors.As(err, &ue) {
+		var up *registry.UnknownPropertyError
+		if errors.As(err, &ue) || errors.As(err, &up) {
 			os.Exit(2)
 		}
 		os.Exit(1)

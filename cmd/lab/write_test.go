@@ -262,6 +262,8 @@ func testWriteErrors(t *testing.T, bin string) {
 		{"bad schema JSON", "", []string{"--schema", `{"type":"struct","fields":[{"id":1}]}`, "out.parquet"}, 2, "schema JSON"},
 		{"missing schema file", "", []string{"--schema", "@nope.json", "out.parquet"}, 2, "nope.json"},
 		{"bad property", "", []string{"--schema", schema, "--property", "novalue", "out.parquet"}, 2, `--property "novalue": want key=value`},
+		{"unknown property", "", []string{"--schema", schema, "--property", "write.parquet.bogus=1", "out.parquet"}, 2, "write property write.parquet.bogus is not honoured by the parquet-generic model"},
+		{"unknown avro property", "", []string{"--schema", "id:long", "--property", "write.avro.codec=zstd", "out.avro"}, 2, "write property write.avro.codec is not honoured"},
 		{"unknown format", "", []string{"--schema", schema, "--format", "lance", "out.parquet"}, 2, "Invalid file format: lance"},
 		{"unregistered format", "", []string{"--schema", schema, "--format", "orc", "out.orc"}, 2, "Format model is not registered for format ORC and type *data.Record"},
 		{"no output argument", "", []string{"--schema", schema}, 2, "accepts 1 arg(s)"},

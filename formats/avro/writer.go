@@ -38,7 +38,18 @@ type ocfWriter struct {
 	failed error
 }
 
+// writeProperties are what the Avro models honour: another key under
+// write.avro. or write.delete.avro. is refused, naming it, not ignored.
+var writeProperties = registry.PropertySet{
+	Model:      GenericModelName + " and " + PositionDeleteModelName,
+	Namespaces: []string{"write.avro.", "write.delete.avro."},
+	Known:      []string{CompressionCodecKey, CompressionLevelKey, DeleteCompressionCodecKey, DeleteCompressionLevelKey, SyncIntervalKey},
+}
+
 func newOCFWriter(out registry.OutputFile, opts registry.WriteOptions) (*ocfWriter, error) {
+	if err := writeProperties.Check(opts.Properties); err != nil {
+		return nil, fmt.Errorf("write %s: %w", out.Location, err)
+	}
 	codecOpts, err := codecOptions(opts)
 	if err != nil {
 		return nil, fmt.Errorf("write %s: %w", out.Location, err)

@@ -31,6 +31,9 @@ func (arrowModel) NewAppender(out registry.OutputFile, opts registry.WriteOption
 	if opts.Schema == nil {
 		return nil, fmt.Errorf("parquet file %s: schema is required", out.Location)
 	}
+	if err := arrowProperties.Check(opts.Properties); err != nil {
+		return nil, fmt.Errorf("parquet file %s: %w", out.Location, err)
+	}
 	sc, err := table.SchemaToArrowSchema(opts.Schema, nil, true, false)
 	if err != nil {
 		return nil, fmt.Errorf("parquet file %s: arrow schema: %w", out.Location, err)

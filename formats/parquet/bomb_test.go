@@ -53,7 +53,6 @@ func newBombPage(t *testing.T, codec string) *bombPage {
 		lab.PropCompressionCodec: codec,
 		lab.PropDictEnabled:      "false",
 		lab.PropPageBytes:        "4194304",
-		lab.PropPageRowLimit:     "1000000",
 	}, recs...)
 	raw, err := os.ReadFile(path)
 	if err != nil {

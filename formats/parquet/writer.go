@@ -136,6 +136,9 @@ func newRecordAppenderWith(out registry.OutputFile, opts registry.WriteOptions, 
 	if opts.Schema == nil {
 		return nil, fmt.Errorf("parquet writer for %s: schema is required", out.Location)
 	}
+	if err := recordProperties.Check(opts.Properties); err != nil {
+		return nil, fmt.Errorf("parquet writer for %s: %w", out.Location, err)
+	}
 	plan, err := planWrite(opts.Schema, nil)
 	if err != nil {
 		return nil, fmt.Errorf("parquet writer for %s: %w", out.Location, err)

@@ -1,0 +1,55 @@
+package parquet
+
+import (
+	"maps"
+
+	"github.com/coltype-lab/lab/registry"
+)
+
+// The write properties each Parquet model honours (registry.PropertySet):
+// any other key under write.parquet. or write.delete.parquet. is refused,
+// naming the key, rather than ignored (write.parquet.bogus=1 used to pass
+// silently). Iceberg Java's own keys that the lab does not implement are
+// named as such, and a key another model honours says which.
+
+var parquetNamespaces = []string{"write.parquet.", "write.delete.parquet."}
+
+// icebergNotImplemented are Iceberg Java's Parquet keys (TableProperties)
+// the lab's writers do not implement.
+var icebergNotImplemented = map[string]string{
+	"write.parquet.bloom-filter-":         "Iceberg's bloom filter properties are not implemented by the lab",
+	"write.parquet.stats-enabled.column.": "Iceberg's per-column statistics switch is not implemented by the lab; write.metadata.metrics.column.* sets the metrics",
+	"write.parquet.row-group-check-":      "Iceberg's row-group size check cadence is not implemented by the lab",
+	"write.delete.parquet.":               "the lab's Parquet delete writers take the write.parquet.* properties",
+}
+
+func withNotes(notes map[string]string) map[string]string {
+	out := maps.Clone(icebergNotImplemented)
+	maps.Copy(out, notes)
+	return out
+}
+
+// recordProperties are the *data.Record and position-delete models'.
+var recordProperties = registry.PropertySet{
+	Model:      RecordModelName,
+	Namespaces: parquetNamespaces,
+	Known: []string{PropCompressionCodec, PropCompressionLevel, PropRowGroupBytes, PropPageBytes, PropRowGroupRows,
+		PropFileColumns, PropVectorColumns, PropVectorLogicalTypeID, PropShredVariants, PropVariantInferenceRows},
+	Elsewhere: withNotes(map[string]string{
+		PropPageRowLimit: "the " + arrowModelName + " model honours it",
+		PropDictBytes:    "the " + arrowModelName + " model honours it",
+	}),
+}
+
+// arrowProperties are the arrow.RecordBatch model's. FILE columns are
+// known so that their refusal can say why (arrowModel.NewAppender).
+var arrowProperties = registry.PropertySet{
+	Model:      arrowModelName,
+	Namespaces: parquetNamespaces,
+	Known: []string{PropCompressionCodec, PropCompressionLevel, PropRowGroupBytes, PropPageBytes, PropRowGroupRows,
+		PropPageRowLimit, PropDictBytes, PropFileColumns, PropVectorColumns, PropVectorLogicalTypeID},
+	Elsewhere: withNotes(map[string]string{
+		PropShredVariants:        "the " + RecordModelName + " model honours it",
+		PropVariantInferenceRows: "the " + RecordModelName + " model honours it",
+	}),
+}

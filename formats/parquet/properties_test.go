@@ -1,0 +1,67 @@
+package parquet_test
+
+import (
+	"errors"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/iceberg-go"
+
+	"github.com/coltype-lab/lab/registry"
+)
+
+// A writer property under write.parquet. that a model does not honour is
+// refused naming the key (write.parquet.bogus=1 used to be ignored, and so
+// did write.parquet.page-row-limit on the record model), and nothing is
+// left at the path; keys outside the namespace are table properties and
+// pass.
+func TestUnknownWritePropertiesAreRefused(t *testing.T) {
+	schema := iceberg.NewSchema(0, iceberg.NestedField{ID: 1, Name: "id", Type: iceberg.PrimitiveTypes.Int64, Required: true})
+	for _, tc := range []struct {
+		key, value, want string
+	}{
+		{"write.parquet.bogus", "1", "it is not a property of this model"},
+		{"write.parquet.page-row-limit", "100", "the parquet-arrow model honours it"},
+		{"write.parquet.bloom-filter-enabled.column.id", "true", "bloom filter properties are not implemented"},
+		{"write.delete.parquet.compression-codec", "zstd", "delete writers take the write.parquet.* properties"},
+	} {
+		t.Run(tc.key, func(t *testing.T) {
+			path := tempFile(t, "refused.parquet")
+			_, err := tryWriteRecords(path, schema, map[string]string{tc.key: tc.value})
+			var up *registry.UnknownPropertyError
+			if !errors.As(err, &up) || up.Key != tc.key || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), path) {
+				t.Fatalf("err = %v, want an UnknownPropertyError naming %s, the file, and %q", err, tc.key, tc.want)
+			}
+			if _, serr := os.Stat(path); !os.IsNotExist(serr) {
+				t.Fatalf("the refused write left %s behind", path)
+			}
+		})
+	}
+	// Table properties outside the namespace, and the arrow model's own keys
+	// on the arrow model, pass.
+	path := tempFile(t, "ok.parquet")
+	if _, err := tryWriteRecords(path, schema, map[string]string{"write.target-file-size-bytes": "1000", "write.parquet.row-group-limit": "10"}); err != nil {
+		t.Fatal(err)
+	}
+	b, err := registry.DataWriteBuilder[arrow.RecordBatch](registry.PARQUET, registry.LocalOutput(tempFile(t, "arrow.parquet")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := b.Schema(schema).Set("write.parquet.page-row-limit", "100").Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	b, err = registry.DataWriteBuilder[arrow.RecordBatch](registry.PARQUET, registry.LocalOutput(tempFile(t, "arrow2.parquet")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var up *registry.UnknownPropertyError
+	if _, err := b.Schema(schema).Set("write.parquet.shred-variants", "true").Build(); !errors.As(err, &up) || !strings.Contains(err.Error(), "the parquet-generic model honours it") {
+		t.Fatalf("arrow model with shred-variants: err = %v", err)
+	}
+}
