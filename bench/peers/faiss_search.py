@@ -4,7 +4,7 @@ Run with Debian's interpreter (/usr/bin/python3, package python3-faiss).
 Reads one JSON request on stdin and prints one JSON result on stdout:
 
   op search {sidecar, n, dim, metric, k, queries:[[...]], modes?=["single","batch"], threads?}
-    -> {peer, metric, k, version, faiss_version, runs:[{mode, load_ms, total_ms, results:[{ids, scores, ms?}]}]}
+    -> {peer, metric, k, version, faiss_version, blas, runs:[{mode, load_ms, total_ms, results:[{ids, scores, ms?}]}]}
 
 Scores follow duckdb.mjs: cosine similarity (IndexFlatIP on L2-normalised
 vectors), inner product (IndexFlatIP), squared L2 distance (IndexFlatL2).
@@ -59,6 +59,34 @@ def hits(d, i):
     return {"ids": [int(v) for v in i[keep]], "scores": [float(v) for v in d[keep]]}
 
 
+def blas_name():
+    """The BLAS library FAISS's matrix products run on, from the process's
+    mappings: Debian's python3-faiss links libblas.so.3, which is the
+    reference BLAS unless an optimised one (OpenBLAS) is installed as the
+    alternative. The reference BLAS makes a batch ~30x slower, so the report
+    names which one ran."""
+    libs = set()
+    try:
+        with open("/proc/self/maps") as f:
+            for line in f:
+                path = line.split()[-1]
+                if "blas" in path or "mkl" in path:
+                    libs.add(path)
+    except OSError:
+        return "unknown"
+    for path in sorted(libs):
+        base = os.path.basename(path)
+        if base.startswith("libopenblas"):
+            flavour = os.path.basename(os.path.dirname(path))
+            version = base.split("-r", 1)[1].rsplit(".so", 1)[0] if "-r" in base else "?"
+            return f"OpenBLAS {version} ({flavour})"
+        if "mkl" in base:
+            return "MKL"
+    if any(p.endswith("/blas/libblas.so.3") for p in libs):
+        return "reference BLAS (Debian libblas3)"
+    return ", ".join(sorted(libs)) or "none found"
+
+
 def search(req):
     for name in ("sidecar", "n", "dim", "metric", "k", "queries"):
         if req.get(name) is None:
@@ -90,8 +118,9 @@ def search(req):
                          "results": [hits(d[j], i[j]) for j in range(len(q))]})
         else:
             raise ValueError(f"unknown mode {mode!r}; known: single, batch")
-    return {"peer": "faiss", "metric": req["metric"], "k": k, "version": faiss.__version__,
-            "faiss_version": faiss.__version__, "runs": runs}
+    blas = blas_name()
+    return {"peer": "faiss", "metric": req["metric"], "k": k, "version": f"{faiss.__version__} on {blas}",
+            "faiss_version": faiss.__version__, "blas": blas, "runs": runs}
 
 
 def main():

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/parquet-go/parquet-go"
@@ -232,6 +233,11 @@ func TestSearchPeersMatchExact(t *testing.T) {
 				t.Fatal(err)
 			}
 			checkRuns(t, res, []string{"single", "batch"}, d.exact(t, m))
+			// A fair peer: FAISS on OpenBLAS (apt-packages.txt), not the
+			// reference BLAS that made its batches ~30x slower.
+			if testenv.RequirePeers() && !strings.Contains(res.Version, "OpenBLAS") {
+				t.Errorf("FAISS reports %q: want it on OpenBLAS (install libopenblas0-pthread)", res.Version)
+			}
 		}
 	})
 
