@@ -1,6 +1,9 @@
 # Coltype Lab. `make test` is the README's test command and what CI runs.
 GO ?= go
 FUZZTIME ?= 5s
+# bash with pipefail: `unit` pipes go test into its summary.
+SHELL := /bin/bash
+.SHELLFLAGS := -o pipefail -c
 # Each decoder of untrusted bytes has a fuzz target; CI runs each briefly.
 
 .PHONY: test vet unit fuzz bench demo build
@@ -10,8 +13,12 @@ test: vet unit fuzz
 vet:
 	$(GO) vet ./...
 
+# The summary prints what go test prints, then the skipped tests with their
+# reasons (internal/testsummary), so a run that skipped the conformance data or
+# a peer says so.
 unit:
-	$(GO) test -count=1 ./...
+	$(GO) build -o .testsummary ./internal/testsummary
+	$(GO) test -count=1 -json ./... | ./.testsummary; status=$$?; rm -f .testsummary; exit $$status
 
 # Each fuzz target runs for FUZZTIME; see .ci/fuzz for why one outcome is retried.
 fuzz:
