@@ -101,7 +101,7 @@ func TestCLI(t *testing.T) {
 		if !strings.Contains(out, "error: Invalid file format: lance") || !strings.Contains(out, "  record count: 3") {
 			t.Fatalf("demo output:\n%s", out)
 		}
-		if _, err := os.Stat(filepath.Join(keep, "tour.parquet")); err != nil {
+		if _, err := os.Stat(filepath.Join(keep, "out.parquet")); err != nil {
 			t.Fatalf("--dir did not keep the file: %v", err)
 		}
 	})
@@ -114,7 +114,7 @@ func TestCLI(t *testing.T) {
 		if _, errOut, code := run(t, bin, work, "demo"); code != 0 {
 			t.Fatalf("exit %d: %s", code, errOut)
 		}
-		if _, err := os.Stat(filepath.Join(dir, "tour.parquet")); err != nil {
+		if _, err := os.Stat(filepath.Join(dir, "out.parquet")); err != nil {
 			t.Fatalf("lab.yaml demo.dir ignored: %v", err)
 		}
 	})
@@ -130,7 +130,7 @@ func TestCLI(t *testing.T) {
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("%v: %s", err, out)
 		}
-		if _, err := os.Stat(filepath.Join(fromEnv, "tour.parquet")); err != nil {
+		if _, err := os.Stat(filepath.Join(fromEnv, "out.parquet")); err != nil {
 			t.Fatalf("LAB_DEMO_DIR ignored: %v", err)
 		}
 		if _, err := os.Stat(fromFile); err == nil {

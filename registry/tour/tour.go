@@ -32,10 +32,25 @@ type Row struct {
 	Name *string
 }
 
-// DefaultRows are the three records the walkthrough writes.
+// DefaultRows are the three records the walkthrough's Java program writes:
+// (1, "row-1"), (2, "row-2"), (3, "row-3").
 func DefaultRows() []Row {
 	s := func(v string) *string { return &v }
-	return []Row{{1, s("alice")}, {2, s("bob")}, {3, nil}}
+	return []Row{{1, s("row-1")}, {2, s("row-2")}, {3, s("row-3")}}
+}
+
+// javaString prints a record as Iceberg Java's GenericRecord.toString does:
+// Record(1, row-1), values in schema order, null as null.
+func javaString(r *data.Record) string {
+	parts := make([]string, r.Len())
+	for i := range parts {
+		if v := r.Get(i); v == nil {
+			parts[i] = "null"
+		} else {
+			parts[i] = fmt.Sprint(v)
+		}
+	}
+	return "Record(" + strings.Join(parts, ", ") + ")"
 }
 
 // Result is what the tour did, for callers that check it (tests, notebooks).
@@ -64,12 +79,22 @@ func Run(w io.Writer, dir string, rows []Row) (*Result, error) {
 
 	p("")
 	p("== Step 3: write and read PARQUET through the registry")
-	path := filepath.Join(dir, "tour.parquet")
-	df, err := writeRows(path, rows)
+	// First the Java program's own lines, so the two outputs compare line by
+	// line: each record as it is written, then the file's summary.
+	path := filepath.Join(dir, "out.parquet")
+	df, written, err := writeRows(path, rows)
 	if err != nil {
 		return nil, err
 	}
 	res.DataFile = df
+	for _, r := range written {
+		p("%s", javaString(r))
+	}
+	p("wrote %s format=%s records=%d bytes=%d valueCounts=%s",
+		df.FilePath(), df.FileFormat(), df.Count(), df.FileSizeBytes(), formatCounts(df.ValueCounts()))
+	p("(the Java program's file is 684 bytes: another writer, parquet-java, lays out pages, statistics")
+	p(" and footer differently; the records and the metrics are the same)")
+	p("")
 	p("DataFile:")
 	p("  path: %s", filepath.Base(df.FilePath()))
 	p("  format: %s", df.FileFormat())
@@ -85,7 +110,7 @@ func Run(w io.Writer, dir string, rows []Row) (*Result, error) {
 	}
 	p("Read back %d records:", len(res.ReadBack))
 	for _, r := range res.ReadBack {
-		p("  %s", r)
+		p("  %s", javaString(r))
 	}
 
 	p("")
@@ -106,15 +131,18 @@ func Run(w io.Writer, dir string, rows []Row) (*Result, error) {
 	return res, nil
 }
 
-func writeRows(path string, rows []Row) (iceberg.DataFile, error) {
+// writeRows writes the rows and returns the DataFile and the records as
+// written.
+func writeRows(path string, rows []Row) (iceberg.DataFile, []*data.Record, error) {
 	b, err := registry.DataWriteBuilder[*data.Record](registry.PARQUET, registry.LocalOutput(path))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	w, err := b.Schema(Schema).Overwrite().Build()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	var written []*data.Record
 	for _, row := range rows {
 		rec := data.NewRecord(Schema)
 		rec.Set(0, row.ID)
@@ -123,13 +151,14 @@ func writeRows(path string, rows []Row) (iceberg.DataFile, error) {
 		}
 		if err := w.Write(rec); err != nil {
 			_ = w.Abort()
-			return nil, err
+			return nil, nil, err
 		}
+		written = append(written, rec)
 	}
 	if err := w.Close(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return w.DataFile(), nil
+	return w.DataFile(), written, nil
 }
 
 func readRows(path string) ([]*data.Record, error) {

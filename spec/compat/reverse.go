@@ -49,9 +49,9 @@ const (
 	// OpBuilderArrow is the read builder with the arrow.RecordBatch row
 	// type, the columnar model engines read through.
 	OpBuilderArrow Op = "read builder (arrow)"
-	OpSearch  Op = "lab vector search"
-	OpTake    Op = "lab vector take"
-	OpAnalyze Op = "lab variant analyze"
+	OpSearch       Op = "lab vector search"
+	OpTake         Op = "lab vector take"
+	OpAnalyze      Op = "lab variant analyze"
 	// OpReadRepair is lab read of a variant file with
 	// --variant-invalid repair-key-order.
 	OpReadRepair Op = "lab read (repair-key-order)"

@@ -142,8 +142,8 @@ var duckFamilies = []duckFamily{
 	// prints the same type as a column (hex for binary, ISO 8601).
 	{name: "variant-temporal-binary", rows: 2000, variant: "v", columns: []duckColumn{
 		{name: "id", value: "i::BIGINT"},
-		{name: "v", value: nullEvery(10, "{'d': DATE '2020-01-01' + i::INTEGER, 'ds': [DATE '1969-12-31' - i::INTEGER, DATE '2000-02-29'], " +
-			"'ts': TIMESTAMP '2001-02-03 04:05:06.123456' + to_microseconds(i * 987654321), " +
+		{name: "v", value: nullEvery(10, "{'d': DATE '2020-01-01' + i::INTEGER, 'ds': [DATE '1969-12-31' - i::INTEGER, DATE '2000-02-29'], "+
+			"'ts': TIMESTAMP '2001-02-03 04:05:06.123456' + to_microseconds(i * 987654321), "+
 			"'tz': TIMESTAMPTZ '2001-02-03 04:05:06.5+00' + to_seconds(i), 'b': ('x' || i)::BLOB, 'tm': TIME '01:02:03.25' + to_microseconds(i)}") + "::VARIANT",
 			expect: "CASE WHEN v IS NULL THEN NULL ELSE {" +
 				"'b': lower(hex(variant_extract(v, 'b')::BLOB)), " +
