@@ -1,7 +1,6 @@
 package variant
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -14,6 +13,8 @@ import (
 	"github.com/google/uuid"
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/format"
+
+	"github.com/coltype-lab/lab/data"
 )
 
 // ReadParquet reads the top-level VARIANT column named column from f and
@@ -521,7 +522,7 @@ func PrimitiveFromParquet(l *Layout, v parquet.Value) (variant.Value, error) {
 		err = b.AppendDecimal8(uint8(l.Scale), decimal.Decimal64(v.Int64()))
 	case variant.Decimal16:
 		var n decimal128.Num
-		n, err = decimal128FromBigEndian(v.ByteArray())
+		n, err = data.DecimalFromBytes(v.ByteArray())
 		if err == nil {
 			err = b.AppendDecimal16(uint8(l.Scale), n)
 		}
@@ -554,20 +555,4 @@ func PrimitiveFromParquet(l *Layout, v parquet.Value) (variant.Value, error) {
 		return out, err
 	}
 	return out.Clone(), nil
-}
-
-// decimal128FromBigEndian reads a big-endian two's-complement unscaled
-// value of at most 16 bytes (Parquet's DECIMAL on binary storage).
-func decimal128FromBigEndian(be []byte) (decimal128.Num, error) {
-	if len(be) == 0 || len(be) > 16 {
-		return decimal128.Num{}, fmt.Errorf("decimal of %d bytes", len(be))
-	}
-	var buf [16]byte
-	if be[0]&0x80 != 0 {
-		for i := range buf {
-			buf[i] = 0xff
-		}
-	}
-	copy(buf[16-len(be):], be)
-	return decimal128.New(int64(binary.BigEndian.Uint64(buf[:8])), binary.BigEndian.Uint64(buf[8:])), nil
 }

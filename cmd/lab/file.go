@@ -61,7 +61,12 @@ file's directory), relative uris resolve against --base (default: the same
 directory), and only the --scheme schemes are allowed (default: file, which
 covers local paths). http and https are allowed only when named with --scheme,
 and then only for the --host hosts. --verify hashes the bytes while they
-stream and fails the row on a checksum mismatch. An http(s) row fails, naming
+stream and fails the row on a checksum mismatch; an ETAG is compared with the
+http(s) response's ETag. A checksum --verify cannot use (not <algorithm>:<digest>
+in the algorithm's encoding, an unknown algorithm, an ETAG with no ETag to
+compare) leaves the row ok and marks its checksum unverifiable, with the
+reason: the spec has no checksum rule and readers ignore unknown algorithms.
+Without --verify checksums are not looked at. An http(s) row fails, naming
 the timeout, when connecting takes longer than --connect-timeout, the
 response headers longer than --header-timeout, or any wait for more body
 bytes longer than --idle-timeout.
@@ -159,6 +164,12 @@ const (
 	statusError   = "error"
 )
 
+// What --verify did with an ok row's checksum, as printed and in the JSON.
+const (
+	checksumVerified     = "verified"
+	checksumUnverifiable = "unverifiable"
+)
+
 // resolveRow is one row's outcome; the JSON names are stable.
 type resolveRow struct {
 	Row         int64     `json:"row"`
@@ -168,6 +179,10 @@ type resolveRow struct {
 	SHA256      string    `json:"sha256,omitempty"`
 	Rule        file.Rule `json:"rule,omitempty"`
 	Reason      string    `json:"reason,omitempty"`
+	// Checksum is set on ok rows with a checksum when --verify is given:
+	// verified, or unverifiable with ChecksumReason saying why.
+	Checksum       string `json:"checksum,omitempty"`
+	ChecksumReason string `json:"checksum_reason,omitempty"`
 }
 
 type resolveSummary struct {
@@ -177,6 +192,8 @@ type resolveSummary struct {
 	Invalid int64 `json:"invalid"`
 	Errors  int64 `json:"errors"`
 	Bytes   int64 `json:"bytes"`
+	// Unverifiable counts ok rows whose checksum --verify could not use.
+	Unverifiable int64 `json:"unverifiable"`
 }
 
 func (s *resolveSummary) add(r resolveRow) {
@@ -185,6 +202,9 @@ func (s *resolveSummary) add(r resolveRow) {
 	case statusOK:
 		s.OK++
 		s.Bytes += *r.Bytes
+		if r.Checksum == checksumUnverifiable {
+			s.Unverifiable++
+		}
 	case statusNull:
 		s.Null++
 	case statusInvalid:
@@ -195,8 +215,12 @@ func (s *resolveSummary) add(r resolveRow) {
 }
 
 func (s resolveSummary) String() string {
-	return fmt.Sprintf("%d rows: %d ok, %d null, %d invalid, %d errors (%d bytes resolved)",
+	out := fmt.Sprintf("%d rows: %d ok, %d null, %d invalid, %d errors (%d bytes resolved)",
 		s.Rows, s.OK, s.Null, s.Invalid, s.Errors, s.Bytes)
+	if s.Unverifiable > 0 {
+		out += fmt.Sprintf("; %d ok rows have a checksum --verify could not use", s.Unverifiable)
+	}
+	return out
 }
 
 // fileColumnRef is the column being resolved: where it sits in the file's
@@ -545,13 +569,13 @@ func resolveOne(ctx context.Context, res *file.Resolver, col *fileColumnRef, rec
 		out.Status, out.Rule, out.Reason = statusInvalid, vs[0].Rule, vs[0].Error()
 		return out
 	}
-	rc, err := res.Open(ctx, v)
+	s, err := res.OpenStream(ctx, v)
 	if err != nil {
 		return fail(err)
 	}
 	h := sha256.New()
-	n, err := io.Copy(h, rc)
-	if cerr := rc.Close(); err == nil {
+	n, err := io.Copy(h, s)
+	if cerr := s.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
@@ -560,6 +584,14 @@ func resolveOne(ctx context.Context, res *file.Resolver, col *fileColumnRef, rec
 	out.Status, out.Bytes = statusOK, &n
 	out.ContentType = v.EffectiveContentType()
 	out.SHA256 = hex.EncodeToString(h.Sum(nil))
+	// A checksum that cannot be used does not make the reference invalid
+	// (the spec's Validation list has no checksum rule); it is reported.
+	switch {
+	case s.Checked:
+		out.Checksum = checksumVerified // a mismatch would have failed the copy
+	case s.Unverifiable != "":
+		out.Checksum, out.ChecksumReason = checksumUnverifiable, s.Unverifiable
+	}
 	return out
 }
 
@@ -621,6 +653,12 @@ func (o *resolveOutput) row(r resolveRow) error {
 	if r.Bytes != nil {
 		bytes = fmt.Sprint(*r.Bytes)
 		detail = "sha256:" + r.SHA256
+		switch r.Checksum {
+		case checksumVerified:
+			detail += " (checksum verified)"
+		case checksumUnverifiable:
+			detail += " (checksum unverifiable: " + r.ChecksumReason + ")"
+		}
 	}
 	o.printf("%6d  %-7s  %10s  %-24s  %s\n", r.Row, r.Status, bytes, r.ContentType, detail)
 	return o.err

@@ -103,6 +103,7 @@ func TestFileResolve(t *testing.T) {
 				Expect struct {
 					Size      *int64    `json:"size"`
 					SHA256    *string   `json:"sha256"`
+					Checksum  string    `json:"checksum"`
 					Violation file.Rule `json:"violation"`
 				} `json:"expect"`
 			}
@@ -141,8 +142,18 @@ func TestFileResolve(t *testing.T) {
 					t.Fatalf("row %+v, exit %d (stderr %q); want ok, %d bytes, sha256 %s, %s",
 						got, code, errOut, *side.Expect.Size, *side.Expect.SHA256, wantType)
 				}
-				if doc.Summary != (resolveSummary{Rows: 1, OK: 1, Bytes: *side.Expect.Size}) {
-					t.Errorf("summary %+v", doc.Summary)
+				// A checksum --verify cannot use leaves the row ok and says so.
+				wantSummary := resolveSummary{Rows: 1, OK: 1, Bytes: *side.Expect.Size}
+				if side.Expect.Checksum == checksumUnverifiable {
+					wantSummary.Unverifiable = 1
+					if got.Checksum != checksumUnverifiable || got.ChecksumReason == "" {
+						t.Errorf("row %+v; want its checksum reported unverifiable, with the reason", got)
+					}
+				} else if got.Checksum == checksumUnverifiable {
+					t.Errorf("row %+v: checksum unverifiable, the sidecar does not say so", got)
+				}
+				if doc.Summary != wantSummary {
+					t.Errorf("summary %+v, want %+v", doc.Summary, wantSummary)
 				}
 			})
 		}
@@ -191,6 +202,7 @@ func TestFileResolve(t *testing.T) {
 		&file.Value{URI: p(outside)},                                                                                            // 5 error: outside the root
 		&file.Value{URI: p("objects/a.png"), Checksum: p("SHA-256:" + hex.EncodeToString(wrong[:]))},                            // 6 ok unverified, error verified
 		&file.Value{URI: p("objects/a.png"), Offset: n(20), Size: n(100)},                                                       // 7 error: past the end
+		&file.Value{URI: p("objects/a.png"), Checksum: p("MD5:" + strings.Repeat("AB", 16))},                                    // 8 ok; verified: checksum unverifiable
 	)
 	type want struct {
 		status string
@@ -226,19 +238,41 @@ func TestFileResolve(t *testing.T) {
 			{statusError, 0, file.RuleOutsideRoot, "outside the allowed roots"},
 			{statusOK, int64(len(png)), "", ""},
 			{statusError, 0, file.RuleRangePastEnd, "runs past"},
+			{statusOK, int64(len(png)), "", ""},
 		})
-		if doc.Rows[2].ContentType != "image/png" || doc.Rows[2].SHA256 != hex.EncodeToString(sum[:]) {
+		if doc.Rows[2].ContentType != "image/png" || doc.Rows[2].SHA256 != hex.EncodeToString(sum[:]) || doc.Rows[2].Checksum != "" {
 			t.Errorf("row 2: %+v", doc.Rows[2])
 		}
-		if doc.Summary != (resolveSummary{Rows: 8, OK: 4, Null: 1, Errors: 3, Bytes: 2 + 3 + 2*int64(len(png))}) {
+		if doc.Summary != (resolveSummary{Rows: 9, OK: 5, Null: 1, Errors: 3, Bytes: 2 + 3 + 3*int64(len(png))}) {
 			t.Errorf("summary %+v", doc.Summary)
 		}
 	})
 	t.Run("verify catches the checksum", func(t *testing.T) {
 		out, _, code := run(t, bin, dir, "file", "resolve", "mixed.parquet", "--column", "doc", "--json", "--verify")
 		doc := parseResolveJSON(t, out)
-		if code != 1 || doc.Rows[6].Status != statusError || doc.Rows[6].Rule != file.RuleChecksumMismatch || doc.Rows[2].Status != statusOK {
+		if code != 1 || doc.Rows[6].Status != statusError || doc.Rows[6].Rule != file.RuleChecksumMismatch ||
+			doc.Rows[2].Status != statusOK || doc.Rows[2].Checksum != checksumVerified {
 			t.Fatalf("exit %d, rows 2 and 6: %+v %+v", code, doc.Rows[2], doc.Rows[6])
+		}
+		// An MD5 digest in uppercase hex is not the spec's encoding: the
+		// reference still resolves, and --verify says it could not check it.
+		if r := doc.Rows[8]; r.Status != statusOK || r.Checksum != checksumUnverifiable || !strings.Contains(r.ChecksumReason, "lowercase hex") {
+			t.Errorf("row 8: %+v; want ok with the checksum unverifiable", r)
+		}
+		if doc.Summary.Unverifiable != 1 {
+			t.Errorf("summary %+v", doc.Summary)
+		}
+	})
+	t.Run("verify in text", func(t *testing.T) {
+		out, _, _ := run(t, bin, dir, "file", "resolve", "mixed.parquet", "--column", "doc", "--verify")
+		for _, want := range []string{
+			"sha256:" + hex.EncodeToString(sum[:]) + " (checksum verified)",
+			"(checksum unverifiable: checksum \"MD5:ABAB",
+			"; 1 ok rows have a checksum --verify could not use",
+		} {
+			if !strings.Contains(out, want) {
+				t.Errorf("output lacks %q:\n%s", want, out)
+			}
 		}
 	})
 	t.Run("all resolve exits 0", func(t *testing.T) {

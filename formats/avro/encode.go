@@ -295,7 +295,8 @@ func newEncoder(t iceberg.Type) (encodeFn, error) {
 			if err := checkDecimal(d, t); err != nil {
 				return buf, err
 			}
-			return appendDecimal(buf, d, size), nil
+			// checkDecimal bounds the digits, so the value fits size bytes.
+			return data.AppendDecimalBytes(buf, d.Val, size)
 		}, nil
 	default:
 		return nil, fmt.Errorf("Iceberg type %s is not supported by the Avro model", t)
@@ -312,15 +313,6 @@ func checkDecimal(d iceberg.Decimal, t iceberg.DecimalType) error {
 		return valueErrorf("cannot write value as %s, its precision is larger: %s", t, d)
 	}
 	return nil
-}
-
-// appendDecimal writes the unscaled value as big-endian two's complement in
-// size bytes; checkDecimal guarantees it fits.
-func appendDecimal(buf []byte, d iceberg.Decimal, size int) []byte {
-	var be [16]byte
-	binary.BigEndian.PutUint64(be[:8], uint64(d.Val.HighBits()))
-	binary.BigEndian.PutUint64(be[8:], d.Val.LowBits())
-	return append(buf, be[16-size:]...)
 }
 
 func newListEncoder(t *iceberg.ListType) (encodeFn, error) {

@@ -1,12 +1,10 @@
 package avro
 
 import (
-	"encoding/binary"
 	"fmt"
 	"math"
 	"strconv"
 
-	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/iceberg-go"
 	"github.com/google/uuid"
 	hamba "github.com/hamba/avro/v2"
@@ -453,7 +451,7 @@ func (p *planner) primitiveReader(exp iceberg.Type, n *fnode, path string) (read
 				if err != nil {
 					return nil, err
 				}
-				num, err := decodeDecimal(b)
+				num, err := data.DecimalFromBytes(b)
 				if err != nil {
 					return nil, err
 				}
@@ -480,35 +478,6 @@ func scaledLong(d *decoder, scale int64) (int64, error) {
 		return 0, fmt.Errorf("value %d overflows a long when converted to a finer unit", x)
 	}
 	return x * scale, nil
-}
-
-// decodeDecimal reads a big-endian two's complement unscaled value of up to
-// 16 significant bytes; longer encodings may only carry sign extension.
-func decodeDecimal(b []byte) (decimal128.Num, error) {
-	if len(b) == 0 {
-		return decimal128.Num{}, fmt.Errorf("empty decimal value")
-	}
-	var ext byte
-	if b[0]&0x80 != 0 {
-		ext = 0xff
-	}
-	if len(b) > 16 {
-		for _, x := range b[:len(b)-16] {
-			if x != ext {
-				return decimal128.Num{}, fmt.Errorf("decimal value of %d bytes exceeds 128 bits", len(b))
-			}
-		}
-		b = b[len(b)-16:]
-		if b[0]&0x80 != ext&0x80 {
-			return decimal128.Num{}, fmt.Errorf("decimal value exceeds 128 bits")
-		}
-	}
-	var be [16]byte
-	for i := range 16 - len(b) {
-		be[i] = ext
-	}
-	copy(be[16-len(b):], b)
-	return decimal128.New(int64(binary.BigEndian.Uint64(be[:8])), binary.BigEndian.Uint64(be[8:])), nil
 }
 
 func clone(b []byte) []byte {

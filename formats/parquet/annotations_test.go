@@ -272,8 +272,10 @@ func TestInvalidFileValuesAreRejected(t *testing.T) {
 		{&file.Value{URI: file.Ptr("a.bin"), Offset: file.Ptr[int64](4)}, file.RuleOffsetWithoutSize},
 		{&file.Value{URI: file.Ptr("a.bin"), Offset: file.Ptr[int64](-1), Size: file.Ptr[int64](1)}, file.RuleOffsetNegative},
 		{&file.Value{URI: file.Ptr("a.bin"), Size: file.Ptr[int64](-1)}, file.RuleSizeNegative},
-		{&file.Value{Inline: []byte("abc"), Size: file.Ptr[int64](4)}, file.RuleInlineLocatorMismatch},
-		{&file.Value{URI: file.Ptr("a.bin"), Checksum: file.Ptr("MD5:xyz")}, file.RuleChecksumSyntax},
+		{&file.Value{Inline: []byte("abc"), URI: file.Ptr("a.bin"), Size: file.Ptr[int64](4)}, file.RuleInlineLocatorMismatch},
+		// "fields set alongside `inline` must form a locator valid on its
+		// own, so `offset` requires `uri` and `size`": size alone is none.
+		{&file.Value{Inline: []byte("abc"), Size: file.Ptr[int64](3)}, file.RuleInlineLocatorInvalid},
 	}
 	path := tempFile(t, "invalid.parquet")
 	b, err := registry.DataWriteBuilder[*data.Record](registry.PARQUET, registry.LocalOutput(path))
@@ -291,14 +293,19 @@ func TestInvalidFileValuesAreRejected(t *testing.T) {
 			t.Errorf("value %s: err = %v, want rule %s naming the file and column doc", tc.v, err, tc.rule)
 		}
 	}
-	// The writer stays usable and keeps only the valid rows.
-	if err := w.Write(good); err != nil {
-		t.Fatal(err)
+	// The writer stays usable and keeps only the valid rows. A checksum
+	// the lab cannot use breaks no rule (the Validation list has none for
+	// checksum), so that reference is written.
+	unverifiable := rec(s, int64(100), fileRecord(t, sc, &file.Value{URI: file.Ptr("a.bin"), Checksum: file.Ptr("MD5:xyz")}), nil, nil)
+	for _, r := range []*data.Record{good, unverifiable} {
+		if err := w.Write(r); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	assertRecords(t, readRecords(t, path, nil), []*data.Record{good})
+	assertRecords(t, readRecords(t, path, nil), []*data.Record{good, unverifiable})
 }
 
 // A FILE column without the declaration is an ordinary struct: nothing is

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"io"
 	"path/filepath"
 	"testing"
 
@@ -62,7 +63,7 @@ func TestGoldenFileResolution(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := resolver.ReadAll(context.Background(), v)
+			got, unverifiable, err := readStream(resolver, v)
 			if c.Expect.Violation != "" {
 				rule, ok := file.RuleOf(err)
 				if !ok || rule != c.Expect.Violation {
@@ -77,9 +78,23 @@ func TestGoldenFileResolution(t *testing.T) {
 			if hex.EncodeToString(got) != *c.Expect.BytesHex || len(got) != *c.Expect.Size || hex.EncodeToString(sum[:]) != *c.Expect.SHA256 {
 				t.Errorf("resolved to %q, want hex %s (%d bytes, sha256 %s)", got, *c.Expect.BytesHex, *c.Expect.Size, *c.Expect.SHA256)
 			}
+			if (unverifiable != "") != (c.Expect.Checksum == "unverifiable") {
+				t.Errorf("checksum unverifiable %q, sidecar says %q", unverifiable, c.Expect.Checksum)
+			}
 		})
 	}
 	if n != golden.FileCaseCount() {
 		t.Fatalf("%d FILE sidecars in %s, want %d; run go test ./spec/golden -update", n, root, golden.FileCaseCount())
 	}
+}
+
+// readStream reads v's bytes and says why its checksum was not verified.
+func readStream(r *file.Resolver, v *file.Value) ([]byte, string, error) {
+	s, err := r.OpenStream(context.Background(), v)
+	if err != nil || s == nil {
+		return nil, "", err
+	}
+	defer s.Close()
+	b, err := io.ReadAll(s)
+	return b, s.Unverifiable, err
 }

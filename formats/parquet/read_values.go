@@ -185,7 +185,7 @@ func readConverter(info leafInfo, want iceberg.Type) (readConv, error) {
 				n = decimal128.FromI64(int64Of(v))
 			default:
 				var err error
-				if n, err = decimalFromBytes(v.ByteArray()); err != nil {
+				if n, err = data.DecimalFromBytes(v.ByteArray()); err != nil {
 					return nil, err
 				}
 			}

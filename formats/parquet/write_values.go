@@ -10,6 +10,8 @@ import (
 	"github.com/apache/iceberg-go"
 	"github.com/google/uuid"
 	pq "github.com/parquet-go/parquet-go"
+
+	"github.com/coltype-lab/lab/data"
 )
 
 // converter turns a non-nil record value into a Parquet value, or says why
@@ -149,7 +151,11 @@ func convDecimal(precision, scale int, kind string, size int) converter {
 		case "int64":
 			return pq.Int64Value(int64(x.Val.LowBits())), nil
 		default:
-			return pq.FixedLenByteArrayValue(decimalToBytes(x.Val, size)), nil
+			b, err := data.AppendDecimalBytes(nil, x.Val, size)
+			if err != nil {
+				return pq.Value{}, err
+			}
+			return pq.FixedLenByteArrayValue(b), nil
 		}
 	}
 }

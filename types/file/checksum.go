@@ -53,18 +53,22 @@ func (c Checksum) Recomputable() bool {
 // known algorithm's digest must be in its encoding: lowercase hex of the
 // exact length, or a non-empty opaque token for ETAG. An unknown algorithm's
 // digest is not checked, because readers ignore unknown algorithms.
+//
+// An error says why a reader cannot use the token. It is not a *Violation:
+// the spec's Validation list has no checksum rule, so such a checksum is
+// unverifiable and the value stays valid (Resolver.OpenStream reports it).
 func ParseChecksum(s string) (Checksum, error) {
 	alg, digest, ok := strings.Cut(s, ":")
 	if !ok {
-		return Checksum{}, violation(RuleChecksumSyntax, "checksum", "", "%q is not of the form <algorithm>:<digest>", s)
+		return Checksum{}, fmt.Errorf("%q is not of the form <algorithm>:<digest>", s)
 	}
 	if alg == "" {
-		return Checksum{}, violation(RuleChecksumSyntax, "checksum", "", "%q has an empty algorithm", s)
+		return Checksum{}, fmt.Errorf("%q has an empty algorithm", s)
 	}
 	c := Checksum{Algorithm: alg, Digest: digest}
 	if alg == AlgETag {
 		if digest == "" {
-			return Checksum{}, violation(RuleChecksumSyntax, "checksum", "", "ETAG checksum has an empty token")
+			return Checksum{}, fmt.Errorf("ETAG checksum has an empty token")
 		}
 		return c, nil
 	}
@@ -73,11 +77,11 @@ func ParseChecksum(s string) (Checksum, error) {
 		return c, nil
 	}
 	if len(digest) != n {
-		return Checksum{}, violation(RuleChecksumSyntax, "checksum", "", "%s digest %q has %d characters, want %d lowercase hex characters", alg, digest, len(digest), n)
+		return Checksum{}, fmt.Errorf("%s digest %q has %d characters, want %d lowercase hex characters", alg, digest, len(digest), n)
 	}
 	for i := 0; i < len(digest); i++ {
 		if b := digest[i]; !(b >= '0' && b <= '9' || b >= 'a' && b <= 'f') {
-			return Checksum{}, violation(RuleChecksumSyntax, "checksum", "", "%s digest %q has %q at position %d; the encoding is lowercase hex", alg, digest, b, i)
+			return Checksum{}, fmt.Errorf("%s digest %q has %q at position %d; the encoding is lowercase hex", alg, digest, b, i)
 		}
 	}
 	return c, nil

@@ -45,19 +45,19 @@ func TestResolveLocal(t *testing.T) {
 		v    *Value
 		want string
 	}{
-		// Byte Resolution: "The inline bytes."
+		// Resolution: "the inline bytes (same as any locator)".
 		{"inline", &Value{Inline: []byte("hello")}, "hello"},
 		{"empty inline", &Value{Inline: []byte{}}, ""},
-		// "The whole external file at uri."
+		// "whole external file at `uri`".
 		{"whole file", &Value{URI: Ptr("obj.bin")}, digits},
 		{"whole file by file URI", &Value{URI: Ptr("file://" + filepath.Join(root, "obj.bin"))}, digits},
 		{"whole empty file", &Value{URI: Ptr("empty.bin")}, ""},
-		// "External uri, [0, size)."
+		// "external `uri`, `[0, size)`".
 		{"prefix", &Value{URI: Ptr("obj.bin"), Size: Ptr[int64](4)}, "0123"},
-		// "External uri, [offset, offset + size)."
+		// "external `uri`, `[offset, offset + size)`".
 		{"range", &Value{URI: Ptr("obj.bin"), Offset: Ptr[int64](10), Size: Ptr[int64](5)}, "abcde"},
 		{"range to the end", &Value{URI: Ptr("obj.bin"), Offset: Ptr[int64](15), Size: Ptr[int64](5)}, "fghij"},
-		// "0 indicates empty referenced data."
+		// "a value of 0 indicates empty referenced data".
 		{"empty range at the end", &Value{URI: Ptr("obj.bin"), Offset: Ptr[int64](20), Size: Ptr[int64](0)}, ""},
 		{"verified checksum", &Value{URI: Ptr("obj.bin"), Size: Ptr[int64](4), Checksum: Ptr(sha(t, "0123"))}, "0123"},
 		{"unknown algorithm ignored", &Value{URI: Ptr("obj.bin"), Size: Ptr[int64](4), Checksum: Ptr("XXH3:zzz")}, "0123"},
@@ -247,6 +247,18 @@ func TestInvalidAsNullOrError(t *testing.T) {
 	// the reader refuses it.
 	if _, err := asNull.ReadAll(context.Background(), &Value{URI: Ptr("/etc/passwd")}); !hasRule(err, RuleOutsideRoot) {
 		t.Fatalf("policy refusal under InvalidAsNull: %v", err)
+	}
+	// inline with size and no uri: "fields set alongside `inline` must
+	// form a locator valid on its own, so `offset` requires `uri` and
+	// `size`" (Resolution, footnote †). The inline bytes are there, but the
+	// value is invalid, so it reads as null or fails, as the policy says.
+	inlineSize := &Value{Inline: []byte("abc"), Size: Ptr[int64](3)}
+	reported = nil
+	if got, err := asNull.ReadAll(context.Background(), inlineSize); got != nil || err != nil || len(reported) != 1 || reported[0] != RuleInlineLocatorInvalid {
+		t.Fatalf("inline+size as null: %q, %v, reported %v", got, err, reported)
+	}
+	if _, err := asError.ReadAll(context.Background(), inlineSize); !hasRule(err, RuleInlineLocatorInvalid) {
+		t.Fatalf("inline+size as error: %v", err)
 	}
 	// A null FILE value is null in both modes.
 	for _, r := range []*Resolver{asNull, asError} {

@@ -253,8 +253,15 @@ type Target struct {
 	Offset, Length int64
 	// ContentType is content_type, or application/octet-stream.
 	ContentType string
-	// Checksum is the parsed checksum, nil when not set.
+	// Checksum is the parsed checksum, nil when not set or not of the
+	// spec's form.
 	Checksum *Checksum
+	// Unverifiable says why a set checksum cannot be checked against the
+	// bytes, as far as that is known before anything is read: a token not
+	// of the form <algorithm>:<digest> in the algorithm's encoding, an
+	// unknown algorithm, or an ETAG where there is no ETag to compare with.
+	// It does not make the value invalid; "" when there is nothing to say.
+	Unverifiable string
 }
 
 // Target applies the byte-resolution table to v and the policy to its uri.
@@ -274,8 +281,16 @@ func (r *Resolver) Target(v *Value) (*Target, error) {
 	}
 	t := &Target{Inline: v.IsSet(FieldInline), Length: -1, ContentType: v.EffectiveContentType()}
 	if v.IsSet(FieldChecksum) {
-		c, _ := ParseChecksum(*v.Checksum) // Validate accepted it
-		t.Checksum = &c
+		c, err := ParseChecksum(*v.Checksum)
+		switch {
+		case err != nil:
+			t.Unverifiable = fmt.Sprintf("checksum %q: %v", *v.Checksum, err)
+		case !c.Known():
+			// "Readers should ignore unknown algorithms."
+			t.Checksum, t.Unverifiable = &c, fmt.Sprintf("checksum %q: unknown algorithm %q; readers ignore unknown algorithms", c, c.Algorithm)
+		default:
+			t.Checksum = &c
+		}
 	}
 	if v.IsSet(FieldSize) {
 		t.Length = *v.Size
@@ -298,6 +313,7 @@ func (r *Resolver) Target(v *Value) (*Target, error) {
 				t.Location = loc
 			}
 		}
+		t.etagScope(v)
 		return t, nil
 	}
 	loc, err := r.ParseReference(uri)
@@ -305,14 +321,62 @@ func (r *Resolver) Target(v *Value) (*Target, error) {
 		return nil, err
 	}
 	t.Location = loc
+	t.etagScope(v)
 	return t, nil
+}
+
+// etagScope notes an ETAG that nothing can be compared with: "ETAG, which
+// is the object-store eTag for the whole file referenced by `uri`", and only
+// an http(s) response carries one (iceberg-go FileIOs and local files expose
+// none).
+func (t *Target) etagScope(v *Value) {
+	if t.Checksum == nil || t.Checksum.Algorithm != AlgETag || t.Unverifiable != "" {
+		return
+	}
+	switch {
+	case !v.IsSet(FieldURI):
+		t.Unverifiable = "ETAG is the eTag of the file at uri, and the value has no uri"
+	case t.Location == nil:
+		t.Unverifiable = "ETAG is the eTag of the file at uri, which the policy does not let the resolver open"
+	case t.Location.Kind == KindLocal:
+		t.Unverifiable = "ETAG is an object store's eTag, and a local file has none"
+	case t.Location.Kind == KindObject:
+		t.Unverifiable = "ETAG is the object store's eTag, which an iceberg-go FileIO does not expose"
+	}
 }
 
 // Open returns a stream of v's bytes. A null value, and an invalid one when
 // InvalidAsNull is set, gives (nil, nil). With VerifyChecksums, a checksum
 // mismatch is the error of the read that reaches the end, so a caller must
-// treat an error at the end as fatal for the bytes it already got.
+// treat an error at the end as fatal for the bytes it already got. A
+// checksum that cannot be checked is not an error; OpenStream says why.
 func (r *Resolver) Open(ctx context.Context, v *Value) (io.ReadCloser, error) {
+	s, err := r.OpenStream(ctx, v)
+	if s == nil || err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Stream is an open value: its bytes and what the resolver does with its
+// checksum.
+type Stream struct {
+	io.ReadCloser
+	// Checked is true when VerifyChecksums is set and the checksum is
+	// checked: recomputed while the bytes stream (a mismatch fails the read
+	// that reaches the end), or an ETAG equal to the response's ETag.
+	Checked bool
+	// Unverifiable says why a set checksum is not checked although
+	// VerifyChecksums asks for it (see Target.Unverifiable; also an http
+	// response without an ETag). The value is still valid and its bytes
+	// still stream: the spec has no checksum rule, and "Readers should
+	// ignore unknown algorithms".
+	Unverifiable string
+}
+
+// OpenStream is Open with the checksum's fate: a null value, and an invalid
+// one when InvalidAsNull is set, gives (nil, nil).
+func (r *Resolver) OpenStream(ctx context.Context, v *Value) (*Stream, error) {
 	if v == nil {
 		return nil, nil
 	}
@@ -341,7 +405,7 @@ func (r *Resolver) Open(ctx context.Context, v *Value) (io.ReadCloser, error) {
 			ext, err := r.openTarget(ctx, t)
 			switch {
 			case err == nil:
-				rc = &compareReader{inline: rc, ext: ext.rc, uri: uri}
+				rc, etag = &compareReader{inline: rc, ext: ext.rc, uri: uri}, ext.etag
 			case errors.Is(err, fs.ErrNotExist) || isPolicyRefusal(err):
 				// The locator is provenance: a missing object, or one the
 				// policy will not open, leaves nothing to compare with.
@@ -359,18 +423,26 @@ func (r *Resolver) Open(ctx context.Context, v *Value) (io.ReadCloser, error) {
 		}
 		rc, etag = o.rc, o.etag
 	}
-	if r.cfg.VerifyChecksums && t.Checksum != nil {
-		c := *t.Checksum
-		switch {
-		case c.Recomputable():
-			h, _ := NewHash(c.Algorithm)
-			rc = &verifyReader{rc: rc, h: h, want: c, uri: uri}
-		case c.Algorithm == AlgETag && etag != "" && normalizeETag(etag) != normalizeETag(c.Digest):
-			rc.Close()
-			return nil, violation(RuleChecksumMismatch, "checksum", uri, "ETAG %q, the server sent ETag %s", c.Digest, etag)
-		}
+	s := &Stream{ReadCloser: rc}
+	if !r.cfg.VerifyChecksums || !v.IsSet(FieldChecksum) {
+		return s, nil
 	}
-	return rc, nil
+	c := t.Checksum
+	switch {
+	case t.Unverifiable != "":
+		s.Unverifiable = t.Unverifiable
+	case c.Recomputable():
+		h, _ := NewHash(c.Algorithm)
+		s.ReadCloser, s.Checked = &verifyReader{rc: rc, h: h, want: *c, uri: uri}, true
+	case etag == "":
+		s.Unverifiable = "ETAG: the response carries no ETag to compare with (the server sent no ETag, or no request was needed)"
+	case normalizeETag(etag) != normalizeETag(c.Digest):
+		rc.Close()
+		return nil, violation(RuleChecksumMismatch, "checksum", uri, "ETAG %q, the server sent ETag %s", c.Digest, etag)
+	default:
+		s.Checked = true
+	}
+	return s, nil
 }
 
 // isPolicyRefusal reports whether err is the policy refusing a location,

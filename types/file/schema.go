@@ -167,38 +167,148 @@ type Layout struct {
 }
 
 // ParseStruct finds the FILE children of st by name, in any order, any of
-// them missing. It refuses a child of the wrong type, a required child, a
-// duplicate name and an unknown name: extra metadata belongs beside the
-// group, and dropping an unknown child would silently lose data.
+// them missing, and checks them with CheckChildren: a child of the wrong
+// type, a required child, a duplicate name and an unknown name are refused.
 func ParseStruct(st *iceberg.StructType) (*Layout, error) {
 	if st == nil {
 		return nil, fmt.Errorf("FILE group: no struct type")
+	}
+	children := make([]Child, len(st.FieldList))
+	for i, nf := range st.FieldList {
+		c := Child{Name: nf.Name, ID: nf.ID, HasID: true, Optional: !nf.Required, Repetition: "optional"}
+		if nf.Required {
+			c.Repetition = "required"
+		}
+		if nf.Type != nil {
+			c.Declared = nf.Type.String()
+			for _, f := range AllFields {
+				if nf.Type.Equals(fieldSpecs[f].Iceberg) {
+					c.Type = fieldSpecs[f].TableType()
+					break
+				}
+			}
+		}
+		children[i] = c
+	}
+	fields, err := CheckChildren(children, IcebergNames)
+	if err != nil {
+		return nil, err
 	}
 	l := &Layout{st: st}
 	for i := range l.pos {
 		l.pos[i] = -1
 	}
-	if len(st.FieldList) == 0 {
-		return nil, fmt.Errorf("FILE group has no children; it needs at least one of %s", allNames())
-	}
-	for i, nf := range st.FieldList {
-		f, ok := FieldByName(nf.Name)
-		if !ok {
-			return nil, fmt.Errorf("FILE group child %q (field id %d) is not a FILE child (allowed: %s)", nf.Name, nf.ID, allNames())
-		}
-		if l.pos[f] >= 0 {
-			return nil, fmt.Errorf("FILE group declares child %q twice (field ids %d and %d)", nf.Name, st.FieldList[l.pos[f]].ID, nf.ID)
-		}
-		want := fieldSpecs[f].Iceberg
-		if nf.Type == nil || !nf.Type.Equals(want) {
-			return nil, fmt.Errorf("FILE group child %q (field id %d) has type %v, want %v", nf.Name, nf.ID, nf.Type, want)
-		}
-		if nf.Required {
-			return nil, fmt.Errorf("FILE group child %q (field id %d) is required; FILE children must be optional", nf.Name, nf.ID)
-		}
+	for i, f := range fields {
 		l.pos[f] = i
 	}
 	return l, nil
+}
+
+// ChildType is a FILE child's type as the spec's field table writes it.
+type ChildType string
+
+// The types of the field table: "| `uri` | STRING |", "| `offset` | INT64 |",
+// "| `inline` | BYTE_ARRAY |" (LogicalTypes.md, FILE, 2.14.0). STRING is a
+// BYTE_ARRAY annotated STRING; INT64 and BYTE_ARRAY carry no logical type.
+const (
+	TypeString    ChildType = "STRING"
+	TypeInt64     ChildType = "INT64"
+	TypeByteArray ChildType = "BYTE_ARRAY"
+)
+
+// TableType is the child's type in the spec's field table.
+func (s FieldSpec) TableType() ChildType {
+	switch {
+	case s.Physical == Int64:
+		return TypeInt64
+	case s.StringAnnotated:
+		return TypeString
+	}
+	return TypeByteArray
+}
+
+// Child is one child of a FILE-annotated group as a schema declares it,
+// described in the spec's terms so that one check (CheckChildren) serves
+// Iceberg struct types (ParseStruct) and Parquet schemas
+// (formats/parquet/footer, before it writes the annotation).
+type Child struct {
+	Name string
+	// ID is the child's field id, when HasID.
+	ID    int
+	HasID bool
+	// Type is what the declaration amounts to in the field table's terms,
+	// or "" when it is none of them (another physical or logical type, a
+	// group, a struct).
+	Type ChildType
+	// Declared spells the declared type for messages ("int", "BYTE_ARRAY").
+	Declared string
+	// Optional is true when the child's repetition is OPTIONAL; Repetition
+	// spells the repetition for messages ("required", "REPEATED").
+	Optional   bool
+	Repetition string
+}
+
+// Spelling says which type names CheckChildren's errors use: the schema's
+// own, so a message names types as the caller declared them.
+type Spelling int
+
+const (
+	// IcebergNames: string, long, binary.
+	IcebergNames Spelling = iota
+	// ParquetNames: STRING, INT64, BYTE_ARRAY, as the field table does.
+	ParquetNames
+)
+
+// CheckChildren checks the children of a FILE-annotated group against the
+// spec and returns the Field each child is. LogicalTypes.md (FILE, 2.14.0):
+// "The annotated group may contain the following fields, identified by name
+// case sensitively, not by field order." and "any field that is present has
+// a field repetition type of `OPTIONAL`", with the types of the field table.
+// Refused: no children (a Parquet group cannot be empty), a name outside the
+// table (extra metadata "must be stored adjacent to this group", and
+// dropping it would lose data silently), a name twice, a type other than
+// the table's, and a repetition other than OPTIONAL.
+func CheckChildren(children []Child, names Spelling) ([]Field, error) {
+	if len(children) == 0 {
+		return nil, fmt.Errorf("FILE group has no children; it needs at least one of %s", allNames())
+	}
+	out := make([]Field, len(children))
+	seen := map[Field]int{}
+	for i, c := range children {
+		where := fmt.Sprintf("FILE group child %q", c.Name)
+		if c.HasID {
+			where += fmt.Sprintf(" (field id %d)", c.ID)
+		}
+		f, ok := FieldByName(c.Name)
+		if !ok {
+			return nil, fmt.Errorf("%s is not one of %s (names match case-sensitively; other metadata belongs beside the group)", where, allNames())
+		}
+		if j, dup := seen[f]; dup {
+			ids := ""
+			if c.HasID && children[j].HasID {
+				ids = fmt.Sprintf(" (field ids %d and %d)", children[j].ID, c.ID)
+			}
+			return nil, fmt.Errorf("FILE group declares child %q twice%s", c.Name, ids)
+		}
+		seen[f] = i
+		spec := fieldSpecs[f]
+		if c.Type != spec.TableType() {
+			want := spec.Iceberg.String()
+			if names == ParquetNames {
+				want = string(spec.TableType())
+			}
+			declared := c.Declared
+			if declared == "" {
+				declared = "none"
+			}
+			return nil, fmt.Errorf("%s has type %s, want %s", where, declared, want)
+		}
+		if !c.Optional {
+			return nil, fmt.Errorf("%s is %s; FILE children must be optional (\"any field that is present has a field repetition type of OPTIONAL\")", where, c.Repetition)
+		}
+		out[i] = f
+	}
+	return out, nil
 }
 
 func allNames() string {

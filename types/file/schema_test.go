@@ -200,11 +200,11 @@ func TestParseStructRefuses(t *testing.T) {
 		wantErr string
 	}{
 		{"empty", nil, "no children"},
-		{"unknown child", []iceberg.NestedField{{ID: 1, Name: "uri", Type: str}, {ID: 2, Name: "mtime", Type: i64}}, `child "mtime" (field id 2) is not a FILE child`},
+		{"unknown child", []iceberg.NestedField{{ID: 1, Name: "uri", Type: str}, {ID: 2, Name: "mtime", Type: i64}}, `child "mtime" (field id 2) is not one of uri, offset, size, content_type, checksum, inline`},
 		{"case differs", []iceberg.NestedField{{ID: 1, Name: "URI", Type: str}}, `child "URI"`},
 		{"wrong type", []iceberg.NestedField{{ID: 1, Name: "size", Type: iceberg.PrimitiveTypes.Int32}}, `child "size" (field id 1) has type int, want long`},
 		{"inline as string", []iceberg.NestedField{{ID: 1, Name: "inline", Type: str}}, `child "inline" (field id 1) has type string, want binary`},
-		{"required", []iceberg.NestedField{{ID: 1, Name: "uri", Type: str, Required: true}}, `child "uri" (field id 1) is required`},
+		{"required", []iceberg.NestedField{{ID: 1, Name: "uri", Type: str, Required: true}}, `child "uri" (field id 1) is required; FILE children must be optional`},
 		{"duplicate", []iceberg.NestedField{{ID: 1, Name: "uri", Type: str}, {ID: 2, Name: "uri", Type: str}}, `declares child "uri" twice (field ids 1 and 2)`},
 	}
 	for _, tc := range tests {
@@ -307,5 +307,55 @@ func TestParseColumnList(t *testing.T) {
 		if got := ParseColumnList(in); !slices.Equal(got, want) {
 			t.Errorf("ParseColumnList(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// CheckChildren is the one check of a FILE group's children, for Iceberg
+// struct types and Parquet schemas alike. LogicalTypes.md (FILE, 2.14.0):
+// fields are "identified by name case sensitively", "any field that is
+// present has a field repetition type of `OPTIONAL`", and the field table
+// gives uri, content_type and checksum as STRING, offset and size as INT64
+// and inline as BYTE_ARRAY.
+func TestCheckChildren(t *testing.T) {
+	opt := func(name string, typ ChildType, declared string) Child {
+		return Child{Name: name, Type: typ, Declared: declared, Optional: true, Repetition: "OPTIONAL"}
+	}
+	all := []Child{
+		opt("inline", TypeByteArray, "BYTE_ARRAY"), opt("uri", TypeString, "BYTE_ARRAY (STRING)"),
+		opt("size", TypeInt64, "INT64"), opt("offset", TypeInt64, "INT64"),
+		opt("checksum", TypeString, "BYTE_ARRAY (STRING)"), opt("content_type", TypeString, "BYTE_ARRAY (STRING)"),
+	}
+	got, err := CheckChildren(all, ParquetNames)
+	want := []Field{FieldInline, FieldURI, FieldSize, FieldOffset, FieldChecksum, FieldContentType}
+	if err != nil || !slices.Equal(got, want) {
+		t.Fatalf("CheckChildren(all six, any order) = %v, %v; want %v", got, err, want)
+	}
+	required := opt("uri", TypeString, "BYTE_ARRAY (STRING)")
+	required.Optional, required.Repetition = false, "REQUIRED"
+	withID := opt("uri", TypeString, "BYTE_ARRAY (STRING)")
+	withID.ID, withID.HasID = 7, true
+	for _, tc := range []struct {
+		name     string
+		children []Child
+		wantErr  string
+	}{
+		{"no children", nil, "has no children"},
+		{"unknown name", []Child{opt("mtime", TypeInt64, "INT64")}, `child "mtime" is not one of uri, offset`},
+		{"case differs", []Child{opt("Uri", TypeString, "BYTE_ARRAY (STRING)")}, `child "Uri" is not one of`},
+		{"twice", []Child{opt("uri", TypeString, "BYTE_ARRAY (STRING)"), opt("uri", TypeString, "BYTE_ARRAY (STRING)")}, `declares child "uri" twice`},
+		{"REQUIRED", []Child{required}, `child "uri" is REQUIRED; FILE children must be optional`},
+		{"uri without STRING", []Child{opt("uri", TypeByteArray, "BYTE_ARRAY")}, `child "uri" has type BYTE_ARRAY, want STRING`},
+		{"content_type without STRING", []Child{opt("content_type", TypeByteArray, "BYTE_ARRAY")}, `child "content_type" has type BYTE_ARRAY, want STRING`},
+		{"checksum without STRING", []Child{opt("checksum", TypeByteArray, "BYTE_ARRAY")}, `child "checksum" has type BYTE_ARRAY, want STRING`},
+		{"inline as STRING", []Child{opt("inline", TypeString, "BYTE_ARRAY (STRING)")}, `child "inline" has type BYTE_ARRAY (STRING), want BYTE_ARRAY`},
+		{"size as INT32", []Child{opt("size", "", "INT32")}, `child "size" has type INT32, want INT64`},
+		{"offset as a timestamp", []Child{opt("offset", "", "INT64 (TIMESTAMP)")}, `child "offset" has type INT64 (TIMESTAMP), want INT64`},
+		{"field id shown", []Child{withID, withID}, `declares child "uri" twice (field ids 7 and 7)`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if _, err := CheckChildren(tc.children, ParquetNames); err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Fatalf("error %v, want %q", err, tc.wantErr)
+			}
+		})
 	}
 }

@@ -31,7 +31,7 @@ func TestIsSet(t *testing.T) {
 	}
 }
 
-// "When not set, the type may be assumed to be application/octet-stream."
+// "When not set, the type can be assumed as `application/octet-stream`." (LogicalTypes.md, FILE, content_type)
 func TestEffectiveContentType(t *testing.T) {
 	tests := []struct {
 		v    *Value

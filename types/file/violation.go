@@ -10,8 +10,11 @@ import (
 // it per row; tests match on it.
 type Rule string
 
-// Rules from parquet-format's LogicalTypes.md (FILE). A value breaking one of
-// these is invalid; a Resolver reads it as null or fails, as configured.
+// Rules from parquet-format's LogicalTypes.md (FILE, 2.14.0). A value
+// breaking one of these is invalid; a Resolver reads it as null or fails, as
+// configured. There is no checksum rule: the Validation list has none, and a
+// checksum a reader cannot use is unverifiable (Resolver.OpenStream), not
+// invalid.
 const (
 	// RuleMustResolve: neither inline nor uri is set.
 	RuleMustResolve Rule = "must-resolve"
@@ -23,9 +26,9 @@ const (
 	RuleOffsetNegative Rule = "offset-negative"
 	// RuleSizeNegative: size is negative.
 	RuleSizeNegative Rule = "size-negative"
-	// RuleChecksumSyntax: checksum is not <algorithm>:<digest>, or a known
-	// algorithm's digest is not in its encoding.
-	RuleChecksumSyntax Rule = "checksum-syntax"
+	// RuleInlineLocatorInvalid: the locator fields set beside inline do not
+	// form a locator valid on its own (size without uri).
+	RuleInlineLocatorInvalid Rule = "inline-locator-invalid"
 	// RuleInlineLocatorMismatch: inline and the locator do not denote the
 	// same bytes (a size that differs from len(inline) is caught by
 	// Validate; differing bytes at uri are caught while resolving).
@@ -56,7 +59,7 @@ const (
 func (r Rule) Spec() bool {
 	switch r {
 	case RuleMustResolve, RuleOffsetWithoutURI, RuleOffsetWithoutSize, RuleOffsetNegative,
-		RuleSizeNegative, RuleChecksumSyntax, RuleInlineLocatorMismatch:
+		RuleSizeNegative, RuleInlineLocatorInvalid, RuleInlineLocatorMismatch:
 		return true
 	}
 	return false

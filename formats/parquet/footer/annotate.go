@@ -10,6 +10,8 @@ import (
 	"github.com/parquet-go/parquet-go/deprecated"
 	"github.com/parquet-go/parquet-go/encoding/thrift"
 	"github.com/parquet-go/parquet-go/format"
+
+	"github.com/coltype-lab/lab/types/file"
 )
 
 // MirrorKey is the key/value metadata key under which Annotate mirrors every
@@ -67,23 +69,13 @@ type mirror struct {
 	Annotations []Annotation `json:"annotations"`
 }
 
-// fileChildren are the children a FILE group may have, with their physical
-// types (DESIGN: uri, offset, size, content_type, checksum, inline).
-var fileChildren = map[string]format.Type{
-	"uri":          format.ByteArray,
-	"offset":       format.Int64,
-	"size":         format.Int64,
-	"content_type": format.ByteArray,
-	"checksum":     format.ByteArray,
-	"inline":       format.ByteArray,
-}
-
 // Annotate puts a FILE or VECTOR annotation on the schema node at columnPath
 // and mirrors it in the key/value metadata under MirrorKey.
 //
-// FILE goes on a group whose children are a subset of uri, offset, size,
-// content_type, checksum (BYTE_ARRAY) and inline (BYTE_ARRAY), offset and
-// size INT64, none repeated.
+// FILE goes on a group whose children are a subset of the spec's field
+// table, each OPTIONAL: uri, content_type and checksum BYTE_ARRAY annotated
+// STRING, offset and size INT64, inline BYTE_ARRAY (file.CheckChildren, the
+// check types/file applies on read).
 //
 // VECTOR goes on the outer group of a 3-level structure as PR #592 shapes it:
 // a non-repeated group with one child, the middle group (REPEATED, or VECTOR
@@ -238,27 +230,62 @@ func checkVectorLeaf(tree *schemaTree, i int, length int32, element string) erro
 	return nil
 }
 
+// checkFileGroup checks the children of the FILE group i with
+// file.CheckChildren, the check ParseStruct applies when the lab reads the
+// group, so Annotate refuses what the reader would: LogicalTypes.md (FILE,
+// 2.14.0) says "any field that is present has a field repetition type of
+// `OPTIONAL`" and gives uri, content_type and checksum as STRING.
 func checkFileGroup(tree *schemaTree, i int) error {
-	if len(tree.children[i]) == 0 {
-		return errors.New("a FILE group needs at least one of uri, offset, size, content_type, checksum, inline")
+	if e := &tree.schema[i]; !e.IsGroup() {
+		return fmt.Errorf("FILE annotates a group, and this is a %s leaf", e.Type.V)
 	}
-	seen := map[string]bool{}
-	for _, c := range tree.children[i] {
-		e := &tree.schema[c]
-		want, ok := fileChildren[e.Name]
+	children := make([]file.Child, len(tree.children[i]))
+	for k, c := range tree.children[i] {
+		children[k] = fileChild(&tree.schema[c])
+	}
+	_, err := file.CheckChildren(children, file.ParquetNames)
+	return err
+}
+
+// fileChild describes a schema element in the FILE field table's terms:
+// STRING is a BYTE_ARRAY annotated STRING (logical type, or the UTF8
+// converted type of older writers); INT64 and BYTE_ARRAY carry no
+// annotation, or for INT64 the signed 64-bit INT that means the same.
+func fileChild(e *SchemaElement) file.Child {
+	c := file.Child{Name: e.Name, Repetition: repetitionString(e)}
+	if e.FieldID.Valid {
+		c.ID, c.HasID = int(e.FieldID.V), true
+	}
+	c.Optional = e.RepetitionType.Valid && e.RepetitionType.V == Optional
+	if e.IsGroup() {
+		c.Declared = "a group"
+		return c
+	}
+	c.Declared = e.Type.V.String()
+	lt := e.LogicalType.Value
+	conv, hasConv := e.ConvertedType.V, e.ConvertedType.Valid
+	if lt != nil {
+		c.Declared += " (" + lt.String() + ")"
+	} else if hasConv {
+		c.Declared += fmt.Sprintf(" (converted type %d)", conv)
+	}
+	switch e.Type.V {
+	case format.ByteArray:
+		_, isString := lt.(*format.StringType)
 		switch {
-		case !ok:
-			return fmt.Errorf("FILE group child %q is not one of uri, offset, size, content_type, checksum, inline", e.Name)
-		case seen[e.Name]:
-			return fmt.Errorf("FILE group has two children named %q", e.Name)
-		case e.IsGroup() || e.Type.V != want:
-			return fmt.Errorf("FILE group child %q must be %s", e.Name, want)
-		case !e.RepetitionType.Valid || e.RepetitionType.V == Repeated || e.RepetitionType.V == Vector:
-			return fmt.Errorf("FILE group child %q must be optional or required, not %s", e.Name, repetitionString(e))
+		case isString || lt == nil && hasConv && conv == deprecated.UTF8:
+			c.Type = file.TypeString
+		case lt == nil && !hasConv:
+			c.Type = file.TypeByteArray
 		}
-		seen[e.Name] = true
+	case format.Int64:
+		it, isInt := lt.(*format.IntType)
+		switch {
+		case isInt && it.BitWidth == 64 && it.IsSigned, lt == nil && (!hasConv || conv == deprecated.Int64):
+			c.Type = file.TypeInt64
+		}
 	}
-	return nil
+	return c
 }
 
 // checkVectorGroup checks the 3-level VECTOR structure under the outer group

@@ -22,15 +22,52 @@ type repeatedFileRef struct {
 	URI []string `parquet:"uri"`
 }
 
+// The FILE field table gives uri, content_type and checksum as STRING and
+// inline as BYTE_ARRAY, and "any field that is present has a field
+// repetition type of `OPTIONAL`".
+type requiredFileRef struct {
+	URI  *string `parquet:"uri,optional"`
+	Size int64   `parquet:"size"`
+}
+
+type bytesURIFileRef struct {
+	URI []byte `parquet:"uri,optional"`
+}
+
+type bytesContentTypeFileRef struct {
+	URI         *string `parquet:"uri,optional"`
+	ContentType []byte  `parquet:"content_type,optional"`
+}
+
+type bytesChecksumFileRef struct {
+	URI      *string `parquet:"uri,optional"`
+	Checksum []byte  `parquet:"checksum,optional"`
+}
+
+type stringInlineFileRef struct {
+	Inline *string `parquet:"inline,optional"`
+}
+
+type int32SizeFileRef struct {
+	URI  *string `parquet:"uri,optional"`
+	Size *int32  `parquet:"size,optional"`
+}
+
 type annotateRow struct {
-	ID      int64            `parquet:"id"`
-	Bad     badFileRef       `parquet:"bad"`
-	Wrong   wrongTypeFileRef `parquet:"wrong"`
-	Rep     repeatedFileRef  `parquet:"rep"`
-	Tags    []string         `parquet:"tags,list"`
-	Nested  [][]float32      `parquet:"nested,list"`
-	Attrs   map[string]int64 `parquet:"attrs"`
-	Doc     *fileRef         `parquet:"doc,optional"`
+	ID      int64                   `parquet:"id"`
+	Bad     badFileRef              `parquet:"bad"`
+	Wrong   wrongTypeFileRef        `parquet:"wrong"`
+	Rep     repeatedFileRef         `parquet:"rep"`
+	Req     requiredFileRef         `parquet:"req"`
+	BURI    bytesURIFileRef         `parquet:"buri"`
+	BCT     bytesContentTypeFileRef `parquet:"bct"`
+	BSum    bytesChecksumFileRef    `parquet:"bsum"`
+	SInline stringInlineFileRef     `parquet:"sinline"`
+	I32Size int32SizeFileRef        `parquet:"i32size"`
+	Tags    []string                `parquet:"tags,list"`
+	Nested  [][]float32             `parquet:"nested,list"`
+	Attrs   map[string]int64        `parquet:"attrs"`
+	Doc     *fileRef                `parquet:"doc,optional"`
 	OneLeaf struct {
 		X int32 `parquet:"x"`
 	} `parquet:"one_leaf"`
@@ -48,8 +85,14 @@ func TestAnnotateRefusals(t *testing.T) {
 		{"not found", []string{"doc", "nope"}, Annotation{Kind: KindFile}, `column path doc.nope not found: no "nope" under doc`},
 		{"empty path", nil, Annotation{Kind: KindFile}, "empty column path"},
 		{"FILE child name", []string{"bad"}, Annotation{Kind: KindFile}, `FILE group child "extra" is not one of uri`},
-		{"FILE child type", []string{"wrong"}, Annotation{Kind: KindFile}, `FILE group child "size" must be INT64`},
-		{"FILE child repeated", []string{"rep"}, Annotation{Kind: KindFile}, `FILE group child "uri" must be optional or required, not REPEATED`},
+		{"FILE child type", []string{"wrong"}, Annotation{Kind: KindFile}, `FILE group child "size" has type BYTE_ARRAY (STRING), want INT64`},
+		{"FILE child repeated", []string{"rep"}, Annotation{Kind: KindFile}, `FILE group child "uri" is REPEATED; FILE children must be optional`},
+		{"FILE child required", []string{"req"}, Annotation{Kind: KindFile}, `FILE group child "size" is REQUIRED; FILE children must be optional`},
+		{"FILE uri not STRING", []string{"buri"}, Annotation{Kind: KindFile}, `FILE group child "uri" has type BYTE_ARRAY, want STRING`},
+		{"FILE content_type not STRING", []string{"bct"}, Annotation{Kind: KindFile}, `FILE group child "content_type" has type BYTE_ARRAY, want STRING`},
+		{"FILE checksum not STRING", []string{"bsum"}, Annotation{Kind: KindFile}, `FILE group child "checksum" has type BYTE_ARRAY, want STRING`},
+		{"FILE inline as STRING", []string{"sinline"}, Annotation{Kind: KindFile}, `FILE group child "inline" has type BYTE_ARRAY (STRING), want BYTE_ARRAY`},
+		{"FILE size as INT32", []string{"i32size"}, Annotation{Kind: KindFile}, `FILE group child "size" has type INT32`},
 		{"FILE with another id", []string{"doc"}, Annotation{Kind: KindFile, ID: 20}, "FILE has union id 19, not 20"},
 		{"VECTOR length 0", []string{"tags"}, Annotation{Kind: KindVector}, "positive vector length, got 0"},
 		{"VECTOR id 19", []string{"tags"}, Annotation{Kind: KindVector, ID: 19, VectorLength: 2}, "VECTOR union id 19 collides"},

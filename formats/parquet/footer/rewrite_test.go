@@ -232,7 +232,7 @@ func TestRewriteRefusals(t *testing.T) {
 		{name: "adds encryption", in: in, edit: edit(func(m *FileMetaData) { m.FooterSigningKeyMetadata = []byte("k") }),
 			want: "adds encryption metadata"},
 		{name: "FILE on a leaf", in: in, edit: edit(func(m *FileMetaData) { m.Schema[1].LogicalType = LogicalType{Value: &FileType{}} }),
-			want: "column id (schema element 1): a FILE group needs at least one of"},
+			want: "column id (schema element 1): FILE annotates a group, and this is a INT64 leaf"},
 		{name: "VECTOR on the FILE-shaped group", in: in, edit: edit(func(m *FileMetaData) { m.Schema[2].LogicalType = LogicalType{Value: &VectorType{}} }),
 			want: "column doc (schema element 2): a VECTOR group has exactly one child"},
 		{name: "unencodable annotation", in: in, edit: edit(func(m *FileMetaData) {

@@ -133,10 +133,14 @@ func decodeValue(el *footer.SchemaElement, b []byte, maxLen int) (string, bool) 
 		return strconv.FormatFloat(math.Float64frombits(binary.LittleEndian.Uint64(b)), 'g', -1, 64), true
 	case format.ByteArray, format.FixedLenByteArray:
 		if s, ok := scale(); ok {
-			if len(b) == 0 || len(b) > 64 {
+			if len(b) > 64 {
 				return "", false
 			}
-			return data.DecimalString(bigFromTwosComplement(b), int(s)), true
+			u, err := data.BigDecimalFromBytes(b)
+			if err != nil {
+				return "", false
+			}
+			return data.DecimalString(u, int(s)), true
 		}
 		switch lt.(type) {
 		case *format.StringType, *format.EnumType, *format.JsonType:
@@ -167,15 +171,6 @@ func quoted(b []byte, maxLen int) (string, bool) {
 		return strconv.Quote(strings.TrimSuffix(s, "…")) + "…", true
 	}
 	return strconv.Quote(s), true
-}
-
-// bigFromTwosComplement reads a big-endian two's-complement integer.
-func bigFromTwosComplement(b []byte) *big.Int {
-	v := new(big.Int).SetBytes(b)
-	if len(b) > 0 && b[0]&0x80 != 0 {
-		v.Sub(v, new(big.Int).Lsh(big.NewInt(1), uint(len(b)*8)))
-	}
-	return v
 }
 
 func dateString(days int64) string {
