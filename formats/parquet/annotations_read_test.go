@@ -164,7 +164,7 @@ func TestReadRefusesBadAnnotatedFiles(t *testing.T) {
 }
 
 // A FILE group with a child the spec does not list is refused on read,
-// naming the file and the column (spec/FILE.md, A9).
+// naming the file and the column (spec/FILE.md, S4).
 func TestReadRefusesFileGroupWithUnknownChild(t *testing.T) {
 	st := structOf(opt(3, "uri", iceberg.PrimitiveTypes.String), opt(4, "thumbnail", iceberg.PrimitiveTypes.Binary))
 	sc := iceberg.NewSchema(0, req(1, "id", iceberg.PrimitiveTypes.Int64), opt(2, "doc", st))

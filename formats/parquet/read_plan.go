@@ -331,7 +331,7 @@ func coerceDefault(t iceberg.Type, v any) (any, error) {
 
 // checkFileGroup checks a FILE group of the file as types/file reads it:
 // children found by name in any order, any of them missing; an unknown,
-// required or mistyped child is an error (spec/FILE.md, A9). Children the
+// required or mistyped child is an error (spec/FILE.md, S4). Children the
 // file gives no field id cannot be read and are not checked.
 func checkFileGroup(fv *fview) error {
 	t, err := fv.icebergType(pruneUnreadable)
