@@ -134,3 +134,35 @@ func hexPrefix(b []byte) string {
 	}
 	return fmt.Sprintf("0x%s (%d bytes)", hex.EncodeToString(b), len(b))
 }
+
+// DecimalRequiredBytes is the fewest bytes whose two's complement holds
+// every unscaled value of the given precision (1 to 38), as Iceberg's
+// TypeUtil.decimalRequiredBytes: the width Parquet FIXED_LEN_BYTE_ARRAY and
+// Avro fixed decimals take, and Iceberg's variant shredding for decimal16
+// typed_value columns.
+func DecimalRequiredBytes(precision int) int {
+	if precision < 1 || precision > 38 {
+		panic(fmt.Sprintf("data.DecimalRequiredBytes: precision %d is outside 1..38", precision))
+	}
+	return decimalBytes[precision]
+}
+
+var decimalBytes = func() [39]int {
+	var out [39]int
+	for p := 1; p <= 38; p++ {
+		// The largest unscaled value 10^p - 1 needs 8n-1 value bits.
+		max := decimal128.GetScaleMultiplier(p).Sub(decimal128.FromU64(1))
+		n := 1
+		for ; n < 16; n++ {
+			limit := decimal128.FromU64(1)
+			for range 8*n - 1 {
+				limit = limit.Add(limit)
+			}
+			if max.Less(limit) {
+				break
+			}
+		}
+		out[p] = n
+	}
+	return out
+}()

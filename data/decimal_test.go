@@ -195,3 +195,13 @@ func FuzzDecimalFromBytes(f *testing.F) {
 		}
 	})
 }
+
+func TestDecimalRequiredBytes(t *testing.T) {
+	// Iceberg's TypeUtil.decimalRequiredBytes.
+	want := map[int]int{1: 1, 2: 1, 3: 2, 4: 2, 9: 4, 10: 5, 18: 8, 19: 9, 20: 9, 38: 16}
+	for p, n := range want {
+		if got := DecimalRequiredBytes(p); got != n {
+			t.Errorf("precision %d: %d bytes, want %d", p, got, n)
+		}
+	}
+}

@@ -286,7 +286,7 @@ func newEncoder(t iceberg.Type) (encodeFn, error) {
 			return append(buf, b...), nil
 		}, nil
 	case iceberg.DecimalType:
-		size := decimalRequiredBytes(t.Precision())
+		size := data.DecimalRequiredBytes(t.Precision())
 		return func(buf []byte, v any) ([]byte, error) {
 			d, ok := v.(iceberg.Decimal)
 			if !ok {

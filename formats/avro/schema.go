@@ -9,6 +9,8 @@ import (
 
 	"github.com/apache/iceberg-go"
 	hamba "github.com/hamba/avro/v2"
+
+	"github.com/coltype-lab/lab/data"
 )
 
 // Avro schema properties Iceberg defines (AvroSchemaUtil).
@@ -175,7 +177,7 @@ func (c *schemaConverter) convert(t iceberg.Type, id int) (hamba.Schema, error) 
 	case iceberg.FixedType:
 		return c.fixed("fixed_"+strconv.Itoa(t.Len()), t.Len(), nil)
 	case iceberg.DecimalType:
-		return c.fixed(fmt.Sprintf("decimal_%d_%d", t.Precision(), t.Scale()), decimalRequiredBytes(t.Precision()),
+		return c.fixed(fmt.Sprintf("decimal_%d_%d", t.Precision(), t.Scale()), data.DecimalRequiredBytes(t.Precision()),
 			map[string]any{logicalTypeProp: "decimal", "precision": t.Precision(), "scale": t.Scale()})
 	default:
 		// variant, geometry and geography have no value representation in
@@ -244,18 +246,6 @@ func optionOf(s hamba.Schema, nullFirst bool) (hamba.Schema, error) {
 		return hamba.NewUnionSchema([]hamba.Schema{&hamba.NullSchema{}, s})
 	}
 	return hamba.NewUnionSchema([]hamba.Schema{s, &hamba.NullSchema{}})
-}
-
-// decimalRequiredBytes is TypeUtil.decimalRequiredBytes: the fewest bytes
-// whose two's complement range holds every P-digit unscaled value.
-func decimalRequiredBytes(precision int) int {
-	for n := 1; n < 64; n++ {
-		// Largest positive value of n bytes is 2^(8n-1)-1; it must reach 10^P-1.
-		if float64(8*n-1)*math.Log10(2) >= float64(precision) {
-			return n
-		}
-	}
-	return 64
 }
 
 // validAvroName reports whether name is a valid Avro name.

@@ -135,13 +135,3 @@ func TestThriftScannerBounds(t *testing.T) {
 		}
 	}
 }
-
-func TestDecimalBytes(t *testing.T) {
-	// Iceberg's TypeUtil.decimalRequiredBytes.
-	want := map[int]int{1: 1, 2: 1, 3: 2, 4: 2, 9: 4, 10: 5, 18: 8, 19: 9, 20: 9, 38: 16}
-	for p, n := range want {
-		if decimalBytes[p] != n {
-			t.Errorf("precision %d: %d bytes, want %d", p, decimalBytes[p], n)
-		}
-	}
-}

@@ -408,3 +408,21 @@ func TestVariantCounts(t *testing.T) {
 		t.Errorf("value count of s.w %d under mode counts, want 10", got)
 	}
 }
+
+// A shredded decimal16 typed_value is as wide as Iceberg makes it:
+// VariantShreddingAnalyzer.createDecimalTypedValue gives a
+// FIXED_LEN_BYTE_ARRAY of TypeUtil.decimalRequiredBytes(precision), not 16
+// bytes. Values of precision 22 (10 bytes), negative ones included, read back.
+func TestShreddedDecimal16Width(t *testing.T) {
+	var recs []*data.Record
+	for i, s := range []string{"12345678901234567890.12", "-99999999999999999999.99", "0.01", "-1.50"} {
+		recs = append(recs, data.Of(variantSchema(), int64(i), mustJSON(t, `{"amount": `+s+`}`)))
+	}
+	path := tempFile(t, "dec16.parquet")
+	writeRecords(t, path, variantSchema(), map[string]string{lparquet.PropShredVariants: "true"}, recs...)
+	schema := fileSchemaString(t, path)
+	if !strings.Contains(schema, "fixed_len_byte_array(10) typed_value (DECIMAL(22,2))") {
+		t.Fatalf("want a 10-byte DECIMAL(22,2) typed_value:\n%s", schema)
+	}
+	assertRecords(t, readRecords(t, path, nil), recs)
+}

@@ -1,7 +1,6 @@
 package parquet
 
 import (
-	"encoding/binary"
 	"fmt"
 	"strconv"
 	"strings"
@@ -197,7 +196,10 @@ func variantLeaf(l *variant.Layout) (pq.Node, error) {
 	case pvariant.Decimal8:
 		return pq.Decimal(l.Scale, l.Precision, pq.Int64Type), nil
 	case pvariant.Decimal16:
-		return pq.Decimal(l.Scale, l.Precision, pq.FixedLenByteArrayType(16)), nil
+		// Iceberg's VariantShreddingAnalyzer.createDecimalTypedValue: a
+		// FIXED_LEN_BYTE_ARRAY of TypeUtil.decimalRequiredBytes(precision),
+		// the width Iceberg gives decimal columns, not 16.
+		return pq.Decimal(l.Scale, l.Precision, pq.FixedLenByteArrayType(data.DecimalRequiredBytes(l.Precision))), nil
 	case pvariant.Date:
 		return pq.Date(), nil
 	case pvariant.Time:
@@ -348,11 +350,11 @@ func variantPrimitive(l *variant.Layout, v pvariant.Value) (pq.Value, error) {
 	case pvariant.DecimalValue[decimal.Decimal64]:
 		return pq.Int64Value(int64(x.Value.(decimal.Decimal64))), nil
 	case pvariant.DecimalValue[decimal.Decimal128]:
-		n := x.Value.(decimal128.Num)
-		var be [16]byte
-		binary.BigEndian.PutUint64(be[:8], uint64(n.HighBits()))
-		binary.BigEndian.PutUint64(be[8:], n.LowBits())
-		return pq.FixedLenByteArrayValue(be[:]), nil
+		b, err := data.AppendDecimalBytes(nil, x.Value.(decimal128.Num), data.DecimalRequiredBytes(l.Precision))
+		if err != nil {
+			return pq.Value{}, err
+		}
+		return pq.FixedLenByteArrayValue(b), nil
 	}
 	return pq.Value{}, fmt.Errorf("no Parquet conversion for a %v variant in a %s typed_value", v.Type(), l)
 }
