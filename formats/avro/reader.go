@@ -70,6 +70,12 @@ func planRead(c *container, opts registry.ReadOptions, project func(*iceberg.Sch
 		return nil, err
 	}
 	schema := opts.Projection
+	if schema == nil && project == nil && opts.NameMapping == nil {
+		// Read whole: every field appears, or the read fails naming it.
+		if where, why, bad := root.unreadable(""); bad {
+			return nil, fmt.Errorf("field %s: %s; the file cannot be read whole: read it through a projection, or a name mapping that leaves the field out (lab read --name-mapping)", where, why)
+		}
+	}
 	if schema == nil || project != nil {
 		t, _, ok := root.icebergType()
 		st, isStruct := t.(*iceberg.StructType)
