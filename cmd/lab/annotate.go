@@ -260,7 +260,7 @@ func annotateFile(stdout io.Writer, in, out string, anns []annotation, force, al
 		}
 		return nil
 	}
-	sink := &writeTagger{w: tmp}
+	sink := &writeTagger{w: annotatedCopyWriter(tmp)}
 	if err := footer.RewriteFooter(src, size, sink, edit, opts...); err != nil {
 		if sink.err != nil {
 			// Not a refusal: the copy could not be written (a full disk).
@@ -421,6 +421,10 @@ func readAtFull(r io.ReaderAt, p []byte, off int64) error {
 	}
 	return fmt.Errorf("read %d bytes at offset %d: %w", len(p), off, err)
 }
+
+// annotatedCopyWriter is where the annotated copy's bytes go: the temporary
+// file. Tests put a writer that fails as a full disk does in front of it.
+var annotatedCopyWriter = func(tmp *os.File) io.Writer { return tmp }
 
 // writeTagger remembers the first write error of w, so that a failed
 // write (ENOSPC) is told from a refused edit.

@@ -131,10 +131,6 @@ func runRead(cmd *cobra.Command, path, formatName string, opts readCLIOptions) e
 	if err != nil {
 		return err
 	}
-	spec, err := readFileSpec(in, path, format, opts.nameMapping)
-	if err != nil {
-		return err
-	}
 	b, err := registry.NewReadBuilder[*data.Record](format, in)
 	if err != nil {
 		return usageError{err}
@@ -145,7 +141,23 @@ func runRead(cmd *cobra.Command, path, formatName string, opts readCLIOptions) e
 	if format == registry.PARQUET {
 		b.Set(variant.ReadPolicyKey, opts.variantInvalid)
 	}
-	if len(columns) > 0 {
+	var spec *schemaspec.Spec
+	var reader registry.Reader[*data.Record]
+	if format == registry.PARQUET && len(columns) == 0 {
+		// The reader without a projection reads the schema readFileSpec
+		// would derive (it builds the same reader), so it serves for both:
+		// the file is opened once, not twice, and with a footer of 100,000
+		// row groups every open costs parquet-go a full decode.
+		if spec, reader, err = readParquetWhole(in, path, b.ReuseContainers()); err != nil {
+			return err
+		}
+		defer reader.Close()
+	} else if spec, err = readFileSpec(in, path, format, opts.nameMapping); err != nil {
+		return err
+	}
+	switch {
+	case reader != nil: // built above
+	case len(columns) > 0:
 		sel, err := spec.Schema.Select(true, columns...)
 		if err != nil {
 			return usageError{fmt.Errorf("--columns: %w (columns: %s)", err, strings.Join(topLevelNames(spec.Schema), ", "))}
@@ -155,18 +167,19 @@ func runRead(cmd *cobra.Command, path, formatName string, opts readCLIOptions) e
 		if spec, err = schemaspec.FromSchema(proj, projectedFiles(spec, proj), projectedVectors(spec, proj)); err != nil {
 			return fmt.Errorf("%s: %w", path, err)
 		}
-	} else {
+	default:
 		b.Project(spec.Schema)
 	}
 	codec, err := jsonrow.New(spec)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
-	reader, err := b.ReuseContainers().Build()
-	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+	if reader == nil {
+		if reader, err = b.ReuseContainers().Build(); err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		defer reader.Close()
 	}
-	defer reader.Close()
 
 	out := bufio.NewWriterSize(cmd.OutOrStdout(), 1<<16)
 	prog := newProgress(cmd, -1, "rows read from "+path)
@@ -234,6 +247,35 @@ func readFileFormat(in registry.InputFile, shown, name string) (registry.FileFor
 	return 0, fmt.Errorf("%s is neither Parquet (starts with PAR1) nor Avro (starts with Obj 0x01): it starts with %q", shown, magic)
 }
 
+// readParquetWhole builds b's reader of the Parquet file in, without a
+// projection, and returns it with the file's spec (readFileSpec's), taking
+// the annotations from the reader too. A reader that fails is told apart as
+// parquetFileSchema tells it: a footer that does not read means the file is
+// not a readable Parquet file.
+func readParquetWhole(in registry.InputFile, shown string, b *registry.ReadBuilder[*data.Record]) (*schemaspec.Spec, registry.Reader[*data.Record], error) {
+	r, err := b.Build()
+	if err != nil {
+		if _, ferr := parquet.FileAnnotations(in); ferr != nil {
+			return nil, nil, fmt.Errorf("%s is not a readable Parquet file: %w", shown, ferr)
+		}
+		return nil, nil, fmt.Errorf("%s: %w", shown, err)
+	}
+	sr, ok := r.(interface {
+		Schema() *iceberg.Schema
+		Annotations() []footer.Annotation
+	})
+	if !ok {
+		r.Close()
+		return nil, nil, fmt.Errorf("%s: the Parquet reader does not report the file's schema and annotations", shown)
+	}
+	spec, err := parquetSpec(sr.Annotations(), sr.Schema(), shown)
+	if err != nil {
+		r.Close()
+		return nil, nil, err
+	}
+	return spec, r, nil
+}
+
 // readFileSpec is the file's schema with its FILE and VECTOR columns: from the
 // footer annotations of a Parquet file, from the header of an Avro file.
 func readFileSpec(in registry.InputFile, shown string, format registry.FileFormat, mapping iceberg.NameMapping) (*schemaspec.Spec, error) {
@@ -243,28 +285,7 @@ func readFileSpec(in registry.InputFile, shown string, format registry.FileForma
 		if err != nil {
 			return nil, err
 		}
-		var files []string
-		var vectors []schemaspec.Vector
-		for _, a := range anns {
-			if len(a.Path) != 1 {
-				continue // nested annotations: printed as their storage type
-			}
-			switch a.Kind {
-			case footer.KindFile:
-				files = append(files, a.Path[0])
-			case footer.KindVector:
-				et, ok := vector.ElementFromParquetName(a.Element)
-				if !ok {
-					continue // a layout other than flat FIXED_LEN_BYTE_ARRAY
-				}
-				vectors = append(vectors, schemaspec.Vector{Column: a.Path[0], Element: et, Dim: int(a.VectorLength)})
-			}
-		}
-		spec, err := schemaspec.FromSchema(schema, files, vectors)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", shown, err)
-		}
-		return spec, nil
+		return parquetSpec(anns, schema, shown)
 	case registry.AVRO:
 		meta, err := avro.Metadata(in)
 		if err != nil {
@@ -272,8 +293,7 @@ func readFileSpec(in registry.InputFile, shown string, format registry.FileForma
 		}
 		var schema *iceberg.Schema
 		if raw, ok := meta[avro.IcebergSchemaKey]; ok && mapping == nil {
-			schema = new(iceberg.Schema)
-			if err := json.Unmarshal([]byte(raw), schema); err != nil {
+			if schema, err = schemaspec.IcebergSchemaFromJSON([]byte(raw)); err != nil {
 				return nil, fmt.Errorf("%s: header %s: %w", shown, avro.IcebergSchemaKey, err)
 			}
 		} else {
@@ -293,6 +313,33 @@ func readFileSpec(in registry.InputFile, shown string, format registry.FileForma
 		return spec, nil
 	}
 	return nil, usageError{fmt.Errorf("lab read reads Parquet and Avro files, not %s", format)}
+}
+
+// parquetSpec is a Parquet file's spec: its schema, with the top-level
+// columns its annotations make FILE and VECTOR.
+func parquetSpec(anns []footer.Annotation, schema *iceberg.Schema, shown string) (*schemaspec.Spec, error) {
+	var files []string
+	var vectors []schemaspec.Vector
+	for _, a := range anns {
+		if len(a.Path) != 1 {
+			continue // nested annotations: printed as their storage type
+		}
+		switch a.Kind {
+		case footer.KindFile:
+			files = append(files, a.Path[0])
+		case footer.KindVector:
+			et, ok := vector.ElementFromParquetName(a.Element)
+			if !ok {
+				continue // a layout other than flat FIXED_LEN_BYTE_ARRAY
+			}
+			vectors = append(vectors, schemaspec.Vector{Column: a.Path[0], Element: et, Dim: int(a.VectorLength)})
+		}
+	}
+	spec, err := schemaspec.FromSchema(schema, files, vectors)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", shown, err)
+	}
+	return spec, nil
 }
 
 // readerSchema is the schema a reader without projection reads the file

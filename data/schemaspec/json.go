@@ -26,6 +26,9 @@ import (
 // another field's is an error. Plain Iceberg JSON is accepted as is; its
 // struct and fixed columns can be typed FILE and VECTOR with Spec.Declare.
 func ParseJSON(b []byte) (*Spec, error) {
+	if err := checkJSONDepth(b); err != nil {
+		return nil, err
+	}
 	var doc map[string]json.RawMessage
 	if err := json.Unmarshal(b, &doc); err != nil {
 		return nil, fmt.Errorf("schema JSON: %w", err)

@@ -201,7 +201,9 @@ func FileAnnotations(in registry.InputFile, opts ...footer.Option) ([]footer.Ann
 		return nil, err
 	}
 	defer src.Close()
-	f, err := footer.ReadFooter(src, size, opts...)
+	// Annotations live in the schema and the key/value metadata: the row
+	// groups are walked, not decoded.
+	f, err := footer.ReadFooterRowGroups(src, size, footer.RowGroupWindow{}, opts...)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", in.Location, err)
 	}

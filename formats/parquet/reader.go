@@ -13,6 +13,7 @@ import (
 	"github.com/parquet-go/parquet-go/format"
 
 	"github.com/coltype-lab/lab/data"
+	"github.com/coltype-lab/lab/formats/parquet/footer"
 	"github.com/coltype-lab/lab/registry"
 	"github.com/coltype-lab/lab/variant"
 )
@@ -412,6 +413,11 @@ func (r *recordReader) Close() error {
 
 // Schema is the schema of the records the reader returns.
 func (r *recordReader) Schema() *iceberg.Schema { return r.projection }
+
+// Annotations are the file's extension annotations, as FileAnnotations
+// returns them: a caller that needs both the schema and the annotations
+// opens the file once.
+func (r *recordReader) Annotations() []footer.Annotation { return slices.Clone(r.file.annotations) }
 
 // cursor reads one column chunk's values, page by page.
 type cursor struct {

@@ -95,6 +95,8 @@ type footerReader struct {
 	thrift.BytesReader
 	data []byte
 	cfg  *config
+	// window, when set, is the row groups to decode (ReadFooterRowGroups).
+	window *RowGroupWindow
 }
 
 // Discard is promoted explicitly: parquet-go skips binary values through it
@@ -114,12 +116,22 @@ var compact thrift.CompactProtocol
 // members decode as *UnknownLogicalType, non-UTF-8 strings are kept as they
 // are, and a schema whose num_children do not describe one tree is an error.
 func Decode(footer []byte, opts ...Option) (*FileMetaData, error) {
-	meta, _, err := decode(footer, opts)
-	return meta, err
+	meta, _, err := decode(footer, opts, nil)
+	if err != nil {
+		return nil, err
+	}
+	return meta.FileMetaData, nil
 }
 
-// decode returns the metadata and the signature bytes that follow it.
-func decode(footer []byte, opts []Option) (meta *FileMetaData, trailing []byte, err error) {
+// decodedMeta is a decoded footer and which of its row groups it holds.
+type decodedMeta struct {
+	*FileMetaData
+	firstRowGroup, numRowGroups int
+}
+
+// decode returns the metadata and the signature bytes that follow it. With
+// a window, only the window's row groups are decoded.
+func decode(footer []byte, opts []Option, window *RowGroupWindow) (meta *decodedMeta, trailing []byte, err error) {
 	cfg, err := newConfig(opts)
 	if err != nil {
 		return nil, nil, err
@@ -133,7 +145,7 @@ func decode(footer []byte, opts []Option) (meta *FileMetaData, trailing []byte, 
 		}
 		return nil, nil, &DecodeError{Offset: -1, FileOffset: -1, Err: err}
 	}
-	r := &footerReader{BytesReader: compact.NewReaderFromBytes(data[:n]), data: data[:n], cfg: cfg}
+	r := &footerReader{BytesReader: compact.NewReaderFromBytes(data[:n]), data: data[:n], cfg: cfg, window: window}
 	defer func() {
 		// parquet-go's codec should return errors, not panic, on any input;
 		// should it ever panic, it is still bad input to the caller.
@@ -144,9 +156,18 @@ func decode(footer []byte, opts []Option) (meta *FileMetaData, trailing []byte, 
 	}()
 	dec := thrift.NewDecoder(r)
 	dec.SetStrict(true) // a field of the wrong type is an error, not silently dropped
-	meta = new(FileMetaData)
-	if err := dec.Decode(meta); err != nil {
-		return nil, nil, &DecodeError{Offset: int64(r.BytesRead()), FileOffset: -1, Err: err}
+	if window == nil {
+		m := new(FileMetaData)
+		if err := dec.Decode(m); err != nil {
+			return nil, nil, &DecodeError{Offset: int64(r.BytesRead()), FileOffset: -1, Err: err}
+		}
+		meta = &decodedMeta{FileMetaData: m, numRowGroups: len(m.RowGroups)}
+	} else {
+		m := new(fileMetaDataWindow)
+		if err := dec.Decode(m); err != nil {
+			return nil, nil, &DecodeError{Offset: int64(r.BytesRead()), FileOffset: -1, Err: err}
+		}
+		meta = &decodedMeta{FileMetaData: m.meta(), firstRowGroup: m.RowGroups.first, numRowGroups: m.RowGroups.total}
 	}
 	if n < len(data) {
 		if !meta.Encrypted() {

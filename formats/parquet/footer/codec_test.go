@@ -276,13 +276,13 @@ func TestDecodeErrors(t *testing.T) {
 			`("g") has num_children -3`},
 		{"orphan elements", string(footerOf(t, func(m *FileMetaData) { m.Schema[0].NumChildren = thrift.New[int32](0) })),
 			`holds only 1; element 1 ("g") has no parent`},
-		{"schema deeper than 1024 levels", string(footerOf(t, func(m *FileMetaData) {
+		{"schema deeper than 255 levels", string(footerOf(t, func(m *FileMetaData) {
 			m.Schema = []SchemaElement{{Name: "root", NumChildren: thrift.New[int32](1)}}
 			for range 1100 {
 				m.Schema = append(m.Schema, SchemaElement{Name: "g", NumChildren: thrift.New[int32](1), RepetitionType: thrift.New(Optional)})
 			}
 			m.Schema = append(m.Schema, SchemaElement{Name: "x", Type: thrift.New(format.Int32), RepetitionType: thrift.New(Optional)})
-		})), `schema element 1025 ("g") is nested 1025 levels deep, more than 1024`},
+		})), `schema element 256 ("g") is nested 256 levels deep, more than 255: schemas nest at most 255 levels`},
 		{"no schema", string(footerOf(t, func(m *FileMetaData) { m.Schema = []SchemaElement{} })), "no elements"},
 	}
 	for _, tc := range cases {

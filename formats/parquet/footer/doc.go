@@ -13,8 +13,8 @@
 //   - RewriteFooter: every byte before the footer verbatim, then the edited
 //     footer; refuses footers that do not re-encode identically, encrypted
 //     files and edits that change the schema's shape or the row groups.
-//   - Annotate / ReadAnnotations: FILE and VECTOR on a column, mirrored in the
-//     key/value metadata under MirrorKey.
+//   - Annotate / ReadAnnotations: FILE, VECTOR and FIXED_SIZE_LIST (PR #241)
+//     on a column, mirrored in the key/value metadata under MirrorKey.
 //   - Sanitize / SanitizedFooterBytes / ArrowFileMetaData: what arrow-go
 //     v18.8.0 can open with file.WithMetadata.
 //
@@ -22,7 +22,23 @@
 //
 // FILE is LogicalType member 19 (parquet-format 2.14.0). VECTOR (open PR #592)
 // proposes 19 as well, so the lab writes it under its own id, DefaultVectorID
-// (20) unless configured.
+// (20) unless configured. FIXED_SIZE_LIST (open PR #241) proposes 19 too; the
+// lab writes it under DefaultFixedSizeListID (21) unless a writer asks for
+// PR #241's own 19. Annotate writes VECTOR under 19 (VectorProposalID, the id
+// of PR #592 and of arrow-go's prototype) only with VECTOR repetition.
+//
+// # FIXED_SIZE_LIST
+//
+// PR #241's FixedSizeListType {1: required Type type; 2: required i32
+// num_values} has fields, unlike FILE and VECTOR. Decode does not turn it
+// into a FixedSizeListType (the id is the writer's choice): it stays the
+// member the id decodes as (UnknownLogicalType, FileType under 19, VectorType
+// under the VECTOR id) with its bytes, and AsFixedSizeList reads it under a
+// given id. ReadAnnotations reports FIXED_SIZE_LIST on a leaf under the id the
+// mirror records, under 19 (FILE annotates groups only), under 21, and under
+// any other id whose struct decodes as FixedSizeListType and fits the leaf
+// (CheckFixedSizeList). The same holds in reverse for 19 on a group whose
+// child has VECTOR repetition: ReadAnnotations reports VECTOR, not FILE.
 //
 // # How the VECTOR id is configurable
 //
@@ -45,8 +61,9 @@
 // asks its reader for them. No global state is involved, so decodes with
 // different ids may run concurrently.
 //
-// Limits: the id must be positive and outside 1-19 (parquet-format's ids; 9
-// is reserved for INTERVAL). One decode recognises one VECTOR id; a member
+// Limits: the id given to WithVectorID must be positive and outside 1-19
+// (parquet-format's ids; 9 is reserved for INTERVAL). One decode recognises
+// one VECTOR id; a member
 // under any other non-standard id decodes as UnknownLogicalType (and encodes
 // back unchanged). Files written with PR #592's own id 19 decode as FILE, since
 // parquet-format 2.14.0 gives 19 to FILE. If parquet-format later assigns
@@ -72,7 +89,7 @@
 // keeps the decoder's recursive skipping of unknown fields off the stack
 // limit, which no recover catches). Decoding is strict: a field of the wrong
 // type is an error, not silently dropped. The schema's num_children must
-// describe exactly one tree of at most 1024 levels. Strings are thrift binary
+// describe exactly one tree of at most data.MaxSchemaDepth (255) levels. Strings are thrift binary
 // and kept as they are, UTF-8 or not (Annotate refuses non-UTF-8 names, which
 // the JSON mirror could not hold). Errors carry the byte offset (DecodeError);
 // exported functions recover any panic into an error.

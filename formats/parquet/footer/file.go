@@ -41,6 +41,10 @@ type Footer struct {
 	// Signature holds the bytes after the FileMetaData in plaintext-footer
 	// encrypted files (nonce and GCM tag); nil otherwise.
 	Signature []byte
+	// FirstRowGroup is the file's index of Meta.RowGroups[0] and
+	// NumRowGroups the number of row groups in the file. ReadFooter decodes
+	// them all (0 and len(Meta.RowGroups)); ReadFooterRowGroups a window.
+	FirstRowGroup, NumRowGroups int
 }
 
 // ReadFooter reads and decodes the footer of the size-byte Parquet file r.
@@ -48,6 +52,12 @@ type Footer struct {
 // footer length against the file size before it allocates anything.
 func ReadFooter(r io.ReaderAt, size int64, opts ...Option) (_ *Footer, err error) {
 	defer guard(&err, "read footer")
+	return readFooter(r, size, opts, nil)
+}
+
+// readFooter is ReadFooter, decoding only the row groups of window when it
+// is not nil.
+func readFooter(r io.ReaderAt, size int64, opts []Option, window *RowGroupWindow) (*Footer, error) {
 	if size < minFileSize {
 		return nil, fmt.Errorf("%d bytes is too small for a Parquet file (at least %d: magic, footer length, magic)", size, minFileSize)
 	}
@@ -78,7 +88,7 @@ func ReadFooter(r io.ReaderAt, size int64, opts ...Option) (_ *Footer, err error
 	if err := readFull(r, raw, offset); err != nil {
 		return nil, fmt.Errorf("read footer at offset %d: %w", offset, err)
 	}
-	meta, signature, err := decode(raw, opts)
+	meta, signature, err := decode(raw, opts, window)
 	if err != nil {
 		var de *DecodeError
 		if errors.As(err, &de) && de.Offset >= 0 {
@@ -86,7 +96,9 @@ func ReadFooter(r io.ReaderAt, size int64, opts ...Option) (_ *Footer, err error
 		}
 		return nil, fmt.Errorf("footer at offset %d (%d bytes): %w", offset, length, err)
 	}
-	return &Footer{Meta: meta, Raw: raw, Offset: offset, Length: length, FileSize: size, Signature: signature}, nil
+	f := &Footer{Meta: meta.FileMetaData, Raw: raw, Offset: offset, Length: length, FileSize: size, Signature: signature,
+		FirstRowGroup: meta.firstRowGroup, NumRowGroups: meta.numRowGroups}
+	return f, nil
 }
 
 // readFull reads len(p) bytes at off; io.ReaderAt may return io.EOF with a

@@ -8,7 +8,7 @@ import (
 )
 
 // FuzzDecodeFooter feeds arbitrary bytes to Decode (and, framed as a file, to
-// ReadFooter). It must never panic; errors must be DecodeErrors; whatever
+// ReadFooter and ReadFooterRowGroups). It must never panic; errors must be DecodeErrors; whatever
 // decodes must encode, decode again and encode to the same bytes; and the
 // helpers built on a decoded footer must not panic either.
 func FuzzDecodeFooter(f *testing.F) {
@@ -34,10 +34,32 @@ func FuzzDecodeFooter(f *testing.F) {
 		fileBytes := append([]byte("PAR1"), data...)
 		fileBytes = binary.LittleEndian.AppendUint32(fileBytes, uint32(len(data)))
 		fileBytes = append(fileBytes, "PAR1"...)
-		if _, err := ReadFooter(bytes.NewReader(fileBytes), int64(len(fileBytes))); err != nil {
+		full, err := ReadFooter(bytes.NewReader(fileBytes), int64(len(fileBytes)))
+		if err != nil {
 			var de *DecodeError
 			if !errors.As(err, &de) {
 				t.Fatalf("ReadFooter error is not a DecodeError: %v", err)
+			}
+		}
+		// A window decodes no more than ReadFooter: whatever it reads, the
+		// window reads too, with the same row groups.
+		for _, w := range []RowGroupWindow{{}, {Strict: true}, {First: 1, Count: 1}} {
+			part, werr := ReadFooterRowGroups(bytes.NewReader(fileBytes), int64(len(fileBytes)), w)
+			if err != nil || werr != nil {
+				if err == nil {
+					t.Fatalf("ReadFooter reads the footer, the window %+v does not: %v", w, werr)
+				}
+				continue
+			}
+			if part.NumRowGroups != len(full.Meta.RowGroups) {
+				t.Fatalf("window %+v counts %d row groups, ReadFooter %d", w, part.NumRowGroups, len(full.Meta.RowGroups))
+			}
+			for i := range part.Meta.RowGroups {
+				a, _ := encodeValue(&part.Meta.RowGroups[i])
+				b, _ := encodeValue(&full.Meta.RowGroups[part.FirstRowGroup+i])
+				if !bytes.Equal(a, b) {
+					t.Fatalf("window %+v: row group %d differs", w, part.FirstRowGroup+i)
+				}
 			}
 		}
 

@@ -116,7 +116,7 @@ func editFooter(in io.ReaderAt, size int64, edit func(*FileMetaData) error, opts
 			f.Offset, at, f.Offset+int64(at), len(f.Raw), len(again))
 	}
 	// The edit gets its own copy; before is the reference for the checks.
-	before, _, err := decode(f.Raw, opts)
+	before, _, err := decode(f.Raw, opts, nil)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -126,14 +126,14 @@ func editFooter(in io.ReaderAt, size int64, edit func(*FileMetaData) error, opts
 			return 0, nil, fmt.Errorf("footer edit: %w", err)
 		}
 	}
-	if err := checkShape(before, meta, cfg); err != nil {
+	if err := checkShape(before.FileMetaData, meta, cfg); err != nil {
 		return 0, nil, fmt.Errorf("footer edit refused: %w", err)
 	}
 	footer, err = Encode(meta)
 	if err != nil {
 		return 0, nil, err
 	}
-	if _, _, err := decode(footer, opts); err != nil {
+	if _, _, err := decode(footer, opts, nil); err != nil {
 		return 0, nil, fmt.Errorf("edited footer does not decode: %w", err)
 	}
 	if int64(len(footer)) > math.MaxUint32 {

@@ -4,12 +4,17 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/coltype-lab/lab/data"
 )
 
-// maxSchemaDepth bounds the nesting of the schema tree. Real schemas are a
-// few levels deep; the bound keeps per-column work (paths, checks) linear in
-// practice on hostile footers.
-const maxSchemaDepth = 1024
+// maxSchemaDepth bounds the nesting of the schema tree: the lab's one schema
+// limit. Real schemas are a few levels deep; the bound keeps per-column work
+// (paths, checks, and iceberg-go's name index over the schema read from the
+// file, which is quadratic in the depth) small on hostile footers. Root is
+// depth 0, a top-level column 1, as parquet-go counts (its MaxColumnDepth is
+// the same 255).
+const maxSchemaDepth = data.MaxSchemaDepth
 
 // schemaTree is the tree that the flat, depth-first schema list describes.
 // It is built without recursion and refuses lists whose num_children do not
@@ -70,8 +75,8 @@ func newSchemaTree(schema []SchemaElement) (*schemaTree, error) {
 		t.depth[i] = t.depth[p] + 1
 		t.children[p] = append(t.children[p], i)
 		if t.depth[i] > maxSchemaDepth {
-			return nil, fmt.Errorf("schema element %d (%q) is nested %d levels deep, more than %d",
-				i, schema[i].Name, t.depth[i], maxSchemaDepth)
+			return nil, fmt.Errorf("schema element %d (%q) is nested %d levels deep, more than %d: %w",
+				i, schema[i].Name, t.depth[i], maxSchemaDepth, data.ErrSchemaTooDeep)
 		}
 		n, err := count(i)
 		if err != nil {

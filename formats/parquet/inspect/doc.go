@@ -18,7 +18,10 @@
 //	file, size, footer_offset, footer_length   where the footer sits
 //	version, num_rows, num_columns, created_by, vector_id, encrypted
 //	schema       the root Node
-//	row_groups   []RowGroup
+//	num_row_groups, row_groups_omitted   the file's row group count, and
+//	             how many of them the report leaves out (Options.RowGroups:
+//	             by default all but the first DefaultRowGroups)
+//	row_groups   []RowGroup, each with its index in the file
 //	key_value_metadata  []{key, value, length, truncated}
 //	annotations  []{path, kind, id, vector_length, vector_repetition,
 //	             element, in_footer, in_key_value}  (footer.ReadAnnotations:

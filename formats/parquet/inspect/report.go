@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -30,29 +31,97 @@ type Options struct {
 	// read by programs (an Iceberg schema, an Arrow schema), which a cut
 	// value breaks.
 	FullKeyValue bool
+	// RowGroups selects the row groups the report holds; the zero value is
+	// the first DefaultRowGroups. Inspect decodes no others: a footer of
+	// 100,000 row groups costs what is printed, plus one walk over its bytes.
+	RowGroups RowGroupRange
 }
 
 // DefaultMaxValueLen is the default cut for long values.
 const DefaultMaxValueLen = 64
 
+// DefaultRowGroups is how many row groups a report holds unless
+// Options.RowGroups says otherwise: every row group of most files, and a
+// screenful of one with thousands.
+const DefaultRowGroups = 20
+
+// RowGroupRange selects row groups by index (from 0).
+type RowGroupRange struct {
+	First int
+	// Count is how many from First: 0 means DefaultRowGroups, a negative
+	// count every one.
+	Count int
+}
+
+// AllRowGroups selects every row group.
+var AllRowGroups = RowGroupRange{Count: -1}
+
+// ParseRowGroupRange reads a row group selection: "all", "N" (one row
+// group), "FIRST-LAST" (inclusive) or "FIRST-" (FIRST to the end); ""
+// is the default (the first DefaultRowGroups).
+func ParseRowGroupRange(s string) (RowGroupRange, error) {
+	bad := func() (RowGroupRange, error) {
+		return RowGroupRange{}, fmt.Errorf("row groups %q: want all, N, FIRST-LAST or FIRST- (indexes from 0)", s)
+	}
+	index := func(t string) (int, bool) {
+		n, err := strconv.Atoi(t)
+		return n, err == nil && n >= 0 && t != "" && t[0] != '+'
+	}
+	switch s {
+	case "":
+		return RowGroupRange{}, nil
+	case "all":
+		return AllRowGroups, nil
+	}
+	first, last, isRange := strings.Cut(s, "-")
+	a, ok := index(first)
+	if !ok {
+		return bad()
+	}
+	if !isRange {
+		return RowGroupRange{First: a, Count: 1}, nil
+	}
+	if last == "" {
+		return RowGroupRange{First: a, Count: -1}, nil
+	}
+	b, ok := index(last)
+	if !ok || b < a {
+		return bad()
+	}
+	return RowGroupRange{First: a, Count: b - a + 1}, nil
+}
+
+// window is the range with the default applied, as footer's window.
+func (g RowGroupRange) window() footer.RowGroupWindow {
+	if g.Count == 0 {
+		g.Count = DefaultRowGroups
+	}
+	return footer.RowGroupWindow{First: g.First, Count: g.Count}
+}
+
 // Report is what a file's footer says. See the package documentation for
 // the JSON field names.
 type Report struct {
-	File         string       `json:"file,omitempty"`
-	Size         int64        `json:"size"`
-	FooterOffset int64        `json:"footer_offset"`
-	FooterLength int64        `json:"footer_length"`
-	Version      int32        `json:"version"`
-	NumRows      int64        `json:"num_rows"`
-	NumColumns   int          `json:"num_columns"`
-	CreatedBy    *string      `json:"created_by,omitempty"`
-	VectorID     int16        `json:"vector_id"`
-	Encrypted    bool         `json:"encrypted"`
-	Schema       *Node        `json:"schema"`
-	RowGroups    []RowGroup   `json:"row_groups"`
-	KeyValue     []KeyValue   `json:"key_value_metadata"`
-	Annotations  []Annotation `json:"annotations"`
-	ColumnOrders []string     `json:"column_orders,omitempty"`
+	File         string  `json:"file,omitempty"`
+	Size         int64   `json:"size"`
+	FooterOffset int64   `json:"footer_offset"`
+	FooterLength int64   `json:"footer_length"`
+	Version      int32   `json:"version"`
+	NumRows      int64   `json:"num_rows"`
+	NumColumns   int     `json:"num_columns"`
+	CreatedBy    *string `json:"created_by,omitempty"`
+	VectorID     int16   `json:"vector_id"`
+	Encrypted    bool    `json:"encrypted"`
+	Schema       *Node   `json:"schema"`
+	// NumRowGroups is the file's row group count. RowGroups holds those
+	// Options.RowGroups selected, each with its index; RowGroupsOmitted
+	// counts the others.
+	NumRowGroups     int          `json:"num_row_groups"`
+	RowGroupsOmitted int          `json:"row_groups_omitted"`
+	RowGroups        []RowGroup   `json:"row_groups"`
+	KeyValue         []KeyValue   `json:"key_value_metadata"`
+	Annotations      []Annotation `json:"annotations"`
+	ColumnOrders     []string     `json:"column_orders,omitempty"`
 	// Warnings are findings that did not stop the inspection: a mirror
 	// that does not parse, a column chunk whose path is not in the schema.
 	Warnings []string `json:"warnings,omitempty"`
@@ -267,7 +336,10 @@ func Inspect(r io.ReaderAt, size int64, opts Options) (*Report, error) {
 	} else {
 		fopts = append(fopts, footer.WithVectorID(vectorID))
 	}
-	f, err := footer.ReadFooter(r, size, fopts...)
+	if opts.RowGroups.First < 0 {
+		return nil, fmt.Errorf("inspect %s: row group %d does not exist: indexes start at 0", name, opts.RowGroups.First)
+	}
+	f, err := footer.ReadFooterRowGroups(r, size, opts.RowGroups.window(), fopts...)
 	if err != nil {
 		return nil, fmt.Errorf("inspect %s: %w", name, err)
 	}
@@ -278,7 +350,9 @@ func Inspect(r io.ReaderAt, size int64, opts Options) (*Report, error) {
 	return rep, nil
 }
 
-// FromFooter reports an already read footer.
+// FromFooter reports an already read footer: its row groups that
+// Options.RowGroups selects, which the footer must hold (ReadFooter holds
+// them all, ReadFooterRowGroups those of its window).
 func FromFooter(f *footer.Footer, opts Options) (_ *Report, err error) {
 	defer func() {
 		// Decode has validated the footer; should a path here still trip on
@@ -294,6 +368,10 @@ func FromFooter(f *footer.Footer, opts Options) (_ *Report, err error) {
 		opts.VectorID = footer.DefaultVectorID
 	}
 	m := f.Meta
+	first, end, err := selectRowGroups(f, opts.RowGroups)
+	if err != nil {
+		return nil, err
+	}
 	rep := &Report{
 		File:         opts.Name,
 		Size:         f.FileSize,
@@ -303,7 +381,7 @@ func FromFooter(f *footer.Footer, opts Options) (_ *Report, err error) {
 		NumRows:      m.NumRows,
 		VectorID:     opts.VectorID,
 		Encrypted:    m.Encrypted() || f.Signature != nil,
-		RowGroups:    []RowGroup{},
+		RowGroups:    make([]RowGroup, 0, end-first),
 		KeyValue:     []KeyValue{},
 		Annotations:  []Annotation{},
 	}
@@ -324,8 +402,10 @@ func FromFooter(f *footer.Footer, opts Options) (_ *Report, err error) {
 	b := &builder{opts: opts, schema: m.Schema, annotations: anns, leaves: map[string]*Node{}}
 	rep.Schema = b.tree()
 	rep.NumColumns = b.columns
-	for i := range m.RowGroups {
-		rep.RowGroups = append(rep.RowGroups, b.rowGroup(i, &m.RowGroups[i], &rep.Warnings))
+	rep.NumRowGroups = max(f.NumRowGroups, len(m.RowGroups))
+	rep.RowGroupsOmitted = rep.NumRowGroups - (end - first)
+	for i := first; i < end; i++ {
+		rep.RowGroups = append(rep.RowGroups, b.rowGroup(i, &m.RowGroups[i-f.FirstRowGroup], &rep.Warnings))
 	}
 	for _, kv := range m.KeyValueMetadata {
 		e := KeyValue{Key: kv.Key, Length: len(kv.Value.V)}
@@ -342,6 +422,29 @@ func FromFooter(f *footer.Footer, opts Options) (_ *Report, err error) {
 		rep.ColumnOrders = append(rep.ColumnOrders, columnOrderName(co))
 	}
 	return rep, nil
+}
+
+// selectRowGroups is the file's row group indexes [first, end) that sel
+// selects, checked against those f holds.
+func selectRowGroups(f *footer.Footer, sel RowGroupRange) (first, end int, err error) {
+	total := max(f.NumRowGroups, len(f.Meta.RowGroups))
+	w := sel.window()
+	first = w.First
+	switch {
+	case first > 0 && first >= total && total == 0:
+		return 0, 0, fmt.Errorf("row group %d does not exist: the file has no row groups", first)
+	case first > 0 && first >= total:
+		return 0, 0, fmt.Errorf("row group %d does not exist: the file has %d (0-%d)", first, total, total-1)
+	}
+	end = total
+	if w.Count >= 0 && w.Count < total-first {
+		end = first + w.Count
+	}
+	first = min(first, end)
+	if held := f.FirstRowGroup + len(f.Meta.RowGroups); first < f.FirstRowGroup || end > held {
+		return 0, 0, fmt.Errorf("the footer was read with row groups %d-%d, not %d-%d", f.FirstRowGroup, held-1, first, end-1)
+	}
+	return first, end, nil
 }
 
 type builder struct {

@@ -1,7 +1,10 @@
 package inspect
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -10,10 +13,14 @@ import (
 )
 
 // WriteText renders the report for people: a header, the schema tree, the
-// annotations, the row groups with one line per column chunk, and the
-// key/value metadata, each in aligned columns.
+// annotations, the row groups with one line per column chunk (and a line
+// saying which ones the report leaves out), and the key/value metadata,
+// each in aligned columns.
 func (r *Report) WriteText(w io.Writer) error {
-	ew := &errWriter{w: w}
+	// tabwriter writes cell by cell: unbuffered, a report of thousands of
+	// row groups to a terminal or file is millions of system calls.
+	bw := bufio.NewWriterSize(w, 64<<10)
+	ew := &errWriter{w: bw}
 	name := r.File
 	if name == "" {
 		name = "(unnamed)"
@@ -27,7 +34,8 @@ func (r *Report) WriteText(w io.Writer) error {
 	fmt.Fprintf(tw, "size\t%d bytes; footer %d bytes at offset %d\n", r.Size, r.FooterLength, r.FooterOffset)
 	fmt.Fprintf(tw, "created by\t%s\n", createdBy)
 	fmt.Fprintf(tw, "version\t%d\n", r.Version)
-	fmt.Fprintf(tw, "rows\t%d in %d row group%s, %d column%s\n", r.NumRows, len(r.RowGroups), plural(len(r.RowGroups)), r.NumColumns, plural(r.NumColumns))
+	groups := max(r.NumRowGroups, len(r.RowGroups))
+	fmt.Fprintf(tw, "rows\t%d in %d row group%s, %d column%s\n", r.NumRows, groups, plural(groups), r.NumColumns, plural(r.NumColumns))
 	if r.Encrypted {
 		fmt.Fprintf(tw, "encrypted\tyes (plaintext footer)\n")
 	}
@@ -122,6 +130,9 @@ func (r *Report) WriteText(w io.Writer) error {
 		}
 		tw.Flush()
 	}
+	if r.RowGroupsOmitted > 0 {
+		fmt.Fprintf(ew, "\n%s\n", r.omittedLine())
+	}
 
 	fmt.Fprintf(ew, "\nkey/value metadata")
 	if len(r.KeyValue) == 0 {
@@ -144,7 +155,38 @@ func (r *Report) WriteText(w io.Writer) error {
 	for _, w := range r.Warnings {
 		fmt.Fprintf(ew, "warning: %s\n", w)
 	}
+	if ew.err == nil {
+		ew.err = bw.Flush()
+	}
 	return ew.err
+}
+
+// omittedLine says which row groups the report leaves out and how to see
+// them, e.g. "row groups 20-99999 not shown (99980 of 100000): ...".
+func (r *Report) omittedLine() string {
+	span := func(a, b int) string {
+		if a == b {
+			return strconv.Itoa(a)
+		}
+		return fmt.Sprintf("%d-%d", a, b)
+	}
+	var parts []string
+	if len(r.RowGroups) == 0 {
+		parts = append(parts, span(0, r.NumRowGroups-1))
+	} else {
+		if first := r.RowGroups[0].Index; first > 0 {
+			parts = append(parts, span(0, first-1))
+		}
+		if last := r.RowGroups[len(r.RowGroups)-1].Index; last < r.NumRowGroups-1 {
+			parts = append(parts, span(last+1, r.NumRowGroups-1))
+		}
+	}
+	noun := "row groups"
+	if r.RowGroupsOmitted == 1 {
+		noun = "row group"
+	}
+	return fmt.Sprintf("%s %s not shown (%d of %d): --row-groups all shows every one, --row-groups FIRST-LAST a range",
+		noun, strings.Join(parts, " and "), r.RowGroupsOmitted, r.NumRowGroups)
 }
 
 func table(w io.Writer) *tabwriter.Writer { return tabwriter.NewWriter(w, 0, 4, 2, ' ', 0) }
@@ -251,9 +293,49 @@ func (e *errWriter) Write(p []byte) (int, error) {
 }
 
 // WriteJSON writes the report as indented JSON (see the package
-// documentation for the field names).
+// documentation for the field names), the bytes json.MarshalIndent would
+// give. The row groups are encoded one at a time: encoding the report as
+// one value builds the whole document, and an indented copy of it, in
+// memory, which for 100,000 row groups was 750 MB.
 func (r *Report) WriteJSON(w io.Writer) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(r)
+	head := *r
+	head.RowGroups = []RowGroup{}
+	doc, err := json.MarshalIndent(&head, "", "  ")
+	if err != nil {
+		return err
+	}
+	// Only the top-level field sits at this indentation, and a newline in a
+	// string is escaped, so this is the one place the row groups go.
+	const empty = "\n  \"row_groups\": [],\n"
+	at := bytes.Index(doc, []byte(empty))
+	if at < 0 {
+		return errors.New("inspect: report JSON has no row_groups field")
+	}
+	bw := bufio.NewWriterSize(w, 64<<10)
+	ew := &errWriter{w: bw}
+	if len(r.RowGroups) == 0 {
+		ew.Write(doc)
+	} else {
+		ew.Write(doc[:at])
+		io.WriteString(ew, "\n  \"row_groups\": [\n")
+		for i := range r.RowGroups {
+			rg, err := json.MarshalIndent(&r.RowGroups[i], "    ", "  ")
+			if err != nil {
+				return err
+			}
+			io.WriteString(ew, "    ")
+			ew.Write(rg)
+			if i < len(r.RowGroups)-1 {
+				io.WriteString(ew, ",")
+			}
+			io.WriteString(ew, "\n")
+		}
+		io.WriteString(ew, "  ],\n")
+		ew.Write(doc[at+len(empty):])
+	}
+	io.WriteString(ew, "\n")
+	if ew.err != nil {
+		return ew.err
+	}
+	return bw.Flush()
 }
