@@ -1,14 +1,23 @@
 package registry
 
 import (
+	"bytes"
+	"errors"
 	"maps"
 
 	"github.com/apache/iceberg-go"
 	"github.com/apache/iceberg-go/table"
 )
 
-// ReadBuilder configures a read of rows of type D, mirroring Iceberg 1.11's
-// ReadBuilder. Each setter returns the builder for chaining.
+// ReadBuilder configures a read of rows of type D. It mirrors the methods of
+// Iceberg Java's org.apache.iceberg.formats.ReadBuilder as read at
+// apache/iceberg 7f879b1136 (apache-iceberg-1.11.0-552-g7f879b1136): Split,
+// Project, EngineProjection, CaseSensitive, Filter, Set, SetAll,
+// ReuseContainers, RecordsPerBatch, IDToConstant and WithNameMapping. It adds
+// WithFileEncryptionKey and WithAADPrefix, which that interface lacks (see
+// ReadOptions). Java's schema type parameter S has no counterpart: the engine
+// projection is an any that the model interprets. Each setter returns the
+// builder for chaining.
 type ReadBuilder[D any] struct {
 	model FormatModel[D]
 	in    InputFile
@@ -44,6 +53,30 @@ func (b *ReadBuilder[D]) Project(schema *iceberg.Schema) *ReadBuilder[D] {
 // CaseSensitive sets how filter names bind; the default is true.
 func (b *ReadBuilder[D]) CaseSensitive(v bool) *ReadBuilder[D] {
 	b.opts.CaseSensitive = v
+	return b
+}
+
+// EngineProjection sets the engine's own form of the projection (Java's
+// engineProjection(S)). Its type is the model's to choose: the parquet-arrow
+// model takes an *arrow.Schema; models without one refuse it at Build.
+func (b *ReadBuilder[D]) EngineProjection(schema any) *ReadBuilder[D] {
+	b.opts.EngineProjection = schema
+	return b
+}
+
+// WithFileEncryptionKey sets the key that decrypts a file written with
+// Parquet modular encryption, as Java's Parquet.ReadBuilder does. Models
+// that cannot decrypt refuse it at Build.
+func (b *ReadBuilder[D]) WithFileEncryptionKey(key []byte) *ReadBuilder[D] {
+	b.opts.FileEncryptionKey = bytes.Clone(key)
+	return b
+}
+
+// WithAADPrefix sets the additional authenticated data prefix the file was
+// encrypted with (Parquet.ReadBuilder.withAADPrefix); Iceberg does not store
+// it in the file, so a reader must supply it.
+func (b *ReadBuilder[D]) WithAADPrefix(prefix []byte) *ReadBuilder[D] {
+	b.opts.AADPrefix = bytes.Clone(prefix)
 	return b
 }
 
@@ -103,14 +136,28 @@ func (b *ReadBuilder[D]) Build() (Reader[D], error) {
 	return b.model.NewReader(b.in, b.opts)
 }
 
-// FileWriterBuilder is Iceberg 1.11's one generic builder for content-file
+// FileWriterBuilder is Iceberg's one generic builder for content-file
 // writers: data, equality-delete and position-delete writers share it and
-// differ only in what Build produces.
+// differ only in what Build produces. It mirrors the methods of Iceberg
+// Java's org.apache.iceberg.formats.FileWriterBuilder (and the checks of
+// FileWriterBuilderImpl) as read at apache/iceberg 7f879b1136
+// (apache-iceberg-1.11.0-552-g7f879b1136): Set, SetAll, Meta, MetaAll
+// (meta(Map)), MetricsConfig, Overwrite, WithFileEncryptionKey,
+// WithAADPrefix, Spec, Partition, KeyMetadata, SortOrder, Schema,
+// EngineSchema, EqualityFieldIDs (int...) and EqualityFieldIDList
+// (List<Integer>). Java's schema type parameter S has no counterpart: the
+// engine schema is an any that the model interprets.
+//
+// Java throws from a setter it refuses (equalityFieldIds on a data or
+// position-delete builder); a Go setter returns the builder, so the refusal
+// is kept and returned by Build.
 type FileWriterBuilder[D any, W any] struct {
 	model FormatModel[D]
 	out   OutputFile
 	opts  WriteOptions
 	build func(FormatModel[D], OutputFile, WriteOptions) (W, error)
+	// err is the first setter refusal; Build returns it.
+	err error
 }
 
 func newFileWriterBuilder[D, W any](reg *Registry, format FileFormat, out OutputFile, content iceberg.ManifestEntryContent,
@@ -134,6 +181,30 @@ func newFileWriterBuilder[D, W any](reg *Registry, format FileFormat, out Output
 // Schema sets the Iceberg schema of the rows written.
 func (b *FileWriterBuilder[D, W]) Schema(s *iceberg.Schema) *FileWriterBuilder[D, W] {
 	b.opts.Schema = s
+	return b
+}
+
+// EngineSchema sets the engine's own schema of the rows written (Java's
+// engineSchema(S)). Its type is the model's to choose: the parquet-arrow
+// model takes an *arrow.Schema; models without one refuse it at Build.
+func (b *FileWriterBuilder[D, W]) EngineSchema(schema any) *FileWriterBuilder[D, W] {
+	b.opts.EngineSchema = schema
+	return b
+}
+
+// WithFileEncryptionKey sets the key the file is encrypted with (Parquet
+// modular encryption). A model that cannot encrypt refuses it at Build: Java
+// says "If the writer does not support encryption, then an exception should
+// be thrown."
+func (b *FileWriterBuilder[D, W]) WithFileEncryptionKey(key []byte) *FileWriterBuilder[D, W] {
+	b.opts.FileEncryptionKey = bytes.Clone(key)
+	return b
+}
+
+// WithAADPrefix sets the additional authenticated data prefix of the file's
+// encryption. As in Iceberg, it is not stored in the file: readers supply it.
+func (b *FileWriterBuilder[D, W]) WithAADPrefix(prefix []byte) *FileWriterBuilder[D, W] {
+	b.opts.AADPrefix = bytes.Clone(prefix)
 	return b
 }
 
@@ -199,11 +270,39 @@ func (b *FileWriterBuilder[D, W]) Meta(key, value string) *FileWriterBuilder[D, 
 	return b
 }
 
+// MetaAll adds several key/value pairs to the file's footer metadata (Java's
+// meta(Map)).
+func (b *FileWriterBuilder[D, W]) MetaAll(props map[string]string) *FileWriterBuilder[D, W] {
+	for k, v := range props {
+		b.Meta(k, v)
+	}
+	return b
+}
+
+// ErrEqualityFieldIDsNotSupported is what Build returns after
+// EqualityFieldIDs was called on a data or position-delete builder. The
+// text is the message of the UnsupportedOperationException Java's
+// FileWriterBuilderImpl.equalityFieldIds throws.
+var ErrEqualityFieldIDsNotSupported = errors.New("Equality field ids not supported for this writer type")
+
 // EqualityFieldIDs sets the ids that define row equality in an
-// equality-delete file; other writers ignore them.
+// equality-delete file. As in Java, only an equality-delete builder takes
+// them: on any other, Build fails with ErrEqualityFieldIDsNotSupported.
 func (b *FileWriterBuilder[D, W]) EqualityFieldIDs(ids ...int) *FileWriterBuilder[D, W] {
+	if b.opts.Content != iceberg.EntryContentEqDeletes {
+		if b.err == nil {
+			b.err = ErrEqualityFieldIDsNotSupported
+		}
+		return b
+	}
 	b.opts.EqualityFieldIDs = append([]int(nil), ids...)
 	return b
+}
+
+// EqualityFieldIDList is EqualityFieldIDs taking a slice (Java's
+// equalityFieldIds(List<Integer>) overload).
+func (b *FileWriterBuilder[D, W]) EqualityFieldIDList(ids []int) *FileWriterBuilder[D, W] {
+	return b.EqualityFieldIDs(ids...)
 }
 
 // Options returns the options collected so far.
@@ -211,6 +310,10 @@ func (b *FileWriterBuilder[D, W]) Options() WriteOptions { return b.opts }
 
 // Build validates the options and opens the writer.
 func (b *FileWriterBuilder[D, W]) Build() (W, error) {
+	if b.err != nil {
+		var zero W
+		return zero, b.err
+	}
 	opts := b.opts
 	// Writer properties may carry metrics settings too, as table properties do.
 	cfg, err := metricsFromPropertiesOver(opts.MetricsConfig, opts.Properties)

@@ -2,6 +2,7 @@ package registry
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"reflect"
 
@@ -22,6 +23,11 @@ type Model interface {
 // FormatModel reads and writes rows of type D in one file format. A model
 // gets fully resolved options from the registry's builders; it never sees
 // the builders themselves, so every model shares one builder surface.
+//
+// Java's FormatModel<D, S> also has a schema type S (schemaType()), the type
+// of engineSchema and engineProjection. Go models have no such parameter:
+// those settings are an any the model checks (ReadOptions.EngineProjection,
+// WriteOptions.EngineSchema).
 type FormatModel[D any] interface {
 	Model
 	// NewReader opens in for reading with the given options.
@@ -68,10 +74,26 @@ type Split struct {
 	Start, Length int64
 }
 
-// ReadOptions is every setting of Iceberg 1.11's ReadBuilder.
+// ReadOptions are the settings the registry's ReadBuilder collects. They
+// mirror the methods of Iceberg Java's org.apache.iceberg.formats.ReadBuilder
+// as of apache/iceberg 7f879b1136 (apache-iceberg-1.11.0-552-g7f879b1136;
+// the interface is the same at the 1.11.0 tag but for Javadoc): split,
+// project, engineProjection, caseSensitive, filter, set/setAll,
+// reuseContainers, recordsPerBatch, idToConstant and withNameMapping. The
+// two decryption settings are not on that interface: Java's Parquet model
+// takes them from a NativeEncryptionInputFile's key metadata and hands them
+// to Parquet.ReadBuilder.withFileEncryptionKey/withAADPrefix; the lab's
+// InputFile carries no key metadata, so the builder takes them directly.
 type ReadOptions struct {
 	// Projection is the schema to read; nil reads the file's own schema.
 	Projection *iceberg.Schema
+	// EngineProjection is the engine's own form of Projection (Java's
+	// engineProjection(S)): "consistent with the requested Iceberg
+	// projection, while allowing representation differences". Java types
+	// it by the model's schema type S; here it is any, and each model says
+	// which type it takes (the parquet-arrow model: *arrow.Schema). A model
+	// that takes none refuses a non-nil value, naming itself.
+	EngineProjection any
 	// Filter is applied on a best-effort basis; callers re-apply it.
 	Filter        iceberg.BooleanExpression
 	CaseSensitive bool
@@ -84,12 +106,33 @@ type ReadOptions struct {
 	IDToConstant map[int]any
 	NameMapping  iceberg.NameMapping
 	Properties   map[string]string
+	// FileEncryptionKey and AADPrefix decrypt a file written with Parquet
+	// modular encryption (Parquet.ReadBuilder's withFileEncryptionKey and
+	// withAADPrefix). A model that cannot decrypt refuses them, naming itself.
+	FileEncryptionKey []byte
+	AADPrefix         []byte
 }
 
-// WriteOptions is every setting of Iceberg 1.11's FileWriterBuilder.
+// WriteOptions are the settings the registry's FileWriterBuilder collects.
+// They mirror the methods of Iceberg Java's
+// org.apache.iceberg.formats.FileWriterBuilder as of apache/iceberg
+// 7f879b1136 (apache-iceberg-1.11.0-552-g7f879b1136; unchanged since the
+// 1.11.0 tag): set/setAll, meta (one pair or a map), metricsConfig,
+// overwrite, withFileEncryptionKey, withAADPrefix, spec, partition,
+// keyMetadata, sortOrder, schema, engineSchema and equalityFieldIds (a list
+// or varargs). Content is what FileWriterBuilderImpl passes to
+// ModelWriteBuilder.content.
 type WriteOptions struct {
-	Content     iceberg.ManifestEntryContent
-	Schema      *iceberg.Schema
+	Content iceberg.ManifestEntryContent
+	Schema  *iceberg.Schema
+	// EngineSchema is the engine's own schema of the rows written (Java's
+	// engineSchema(S)): "aligned with the Iceberg schema, but may include
+	// representation details that Iceberg considers equivalent". Java types
+	// it by the model's schema type S; here it is any, and each model says
+	// which type it takes (the parquet-arrow model: *arrow.Schema). A model
+	// that takes none refuses a non-nil value, naming itself.
+	EngineSchema any
+
 	Spec        iceberg.PartitionSpec
 	Partition   map[int]any
 	SortOrder   *table.SortOrder
@@ -103,6 +146,52 @@ type WriteOptions struct {
 	// FileMetadata is written into the file's key/value metadata.
 	FileMetadata     map[string]string
 	EqualityFieldIDs []int
+	// FileEncryptionKey and AADPrefix ask for Parquet modular encryption
+	// (withFileEncryptionKey, withAADPrefix). A model that cannot encrypt
+	// refuses them, naming itself, as Java's "If the writer does not support
+	// encryption, then an exception should be thrown" asks.
+	FileEncryptionKey []byte
+	AADPrefix         []byte
+}
+
+// ErrUnsupportedOption is wrapped by the error a model returns for a
+// builder setting it cannot honour (UnsupportedOption).
+var ErrUnsupportedOption = errors.New("unsupported option")
+
+// UnsupportedOption is the error a model returns for a setting it cannot
+// honour: it names the model and the setting, and wraps
+// ErrUnsupportedOption. Settings are never silently ignored.
+func UnsupportedOption(model, option string) error {
+	return fmt.Errorf("the %s model does not support %s: %w", model, option, ErrUnsupportedOption)
+}
+
+// RefuseReadOptions returns UnsupportedOption for the first of the engine
+// projection and decryption settings that is set, for a model that supports
+// none of them; nil when none is set.
+func RefuseReadOptions(model string, opts ReadOptions) error {
+	switch {
+	case opts.EngineProjection != nil:
+		return UnsupportedOption(model, fmt.Sprintf("an engine projection (got %T)", opts.EngineProjection))
+	case opts.FileEncryptionKey != nil:
+		return UnsupportedOption(model, "file encryption keys")
+	case opts.AADPrefix != nil:
+		return UnsupportedOption(model, "an AAD prefix")
+	}
+	return nil
+}
+
+// RefuseWriteOptions is RefuseReadOptions for the engine schema and
+// encryption settings of a writer.
+func RefuseWriteOptions(model string, opts WriteOptions) error {
+	switch {
+	case opts.EngineSchema != nil:
+		return UnsupportedOption(model, fmt.Sprintf("an engine schema (got %T)", opts.EngineSchema))
+	case opts.FileEncryptionKey != nil:
+		return UnsupportedOption(model, "file encryption keys")
+	case opts.AADPrefix != nil:
+		return UnsupportedOption(model, "an AAD prefix")
+	}
+	return nil
 }
 
 // Property returns a writer or reader property, or def when unset.

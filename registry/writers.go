@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -28,6 +29,9 @@ type contentWriter[D any] struct {
 	dataFile iceberg.DataFile
 	closed   bool
 	failed   error
+	// adjust, when set, rewrites the appender's metrics before the
+	// DataFile is built (position deletes drop some).
+	adjust func(Metrics) Metrics
 }
 
 func newContentWriter[D any](m FormatModel[D], out OutputFile, opts WriteOptions) (*contentWriter[D], error) {
@@ -85,6 +89,13 @@ func (w *contentWriter[D]) close() error {
 	return nil
 }
 
+// warnings are the settings ignored while the writer's metrics config was
+// read, as Iceberg's MetricsConfig logs them: the lab has no logger, so
+// the caller may print them.
+func (w *contentWriter[D]) warnings() []string {
+	return slices.Clone(w.opts.MetricsConfig.Warnings)
+}
+
 func (w *contentWriter[D]) abort() error {
 	if w.closed {
 		return nil
@@ -96,6 +107,9 @@ func (w *contentWriter[D]) abort() error {
 
 func (w *contentWriter[D]) buildDataFile() (iceberg.DataFile, error) {
 	m := w.appender.Metrics()
+	if w.adjust != nil {
+		m = w.adjust(m)
+	}
 	ff, err := icebergFormat(w.format)
 	if err != nil {
 		return nil, err
@@ -176,6 +190,9 @@ func (d *DataWriter[D]) Abort() error { return d.w.abort() }
 // DataFile is the written file's metadata; nil before a successful Close.
 func (d *DataWriter[D]) DataFile() iceberg.DataFile { return d.w.dataFile }
 
+// Warnings are the metrics settings Build ignored (MetricsConfig.Warnings).
+func (d *DataWriter[D]) Warnings() []string { return d.w.warnings() }
+
 // EqualityDeleteWriter writes rows that delete every row equal on the
 // equality field ids.
 type EqualityDeleteWriter[D any] struct{ w *contentWriter[D] }
@@ -214,19 +231,39 @@ func (d *EqualityDeleteWriter[D]) Abort() error { return d.w.abort() }
 // DataFile is the written file's metadata; nil before a successful Close.
 func (d *EqualityDeleteWriter[D]) DataFile() iceberg.DataFile { return d.w.dataFile }
 
-// PositionDeleteWriter writes (file_path, pos) deletes.
+// Warnings are the metrics settings Build ignored (MetricsConfig.Warnings).
+func (d *EqualityDeleteWriter[D]) Warnings() []string { return d.w.warnings() }
+
+// PositionDeleteWriter writes (file_path, pos) deletes, for format-version 2
+// tables (see PositionDeleteWriteBuilder).
 type PositionDeleteWriter struct {
 	w    *contentWriter[data.PositionDelete]
 	last *data.PositionDelete
+	// manyFiles is set once deletes reference more than one data file.
+	// Deletes come sorted by file_path, so a path other than the last
+	// one's is a new file.
+	manyFiles bool
 }
 
 // PositionDeleteWriteBuilder starts a position-delete writer for format in
 // Default. Its row type is always data.PositionDelete.
+//
+// Position-delete files apply to format-version 2 tables only. Iceberg's
+// FormatModelRegistry.positionDeleteWriteBuilder says so (apache/iceberg
+// 7f879b1136): "This method is only applicable to format-version 2 tables.
+// Format-version 3 tables use deletion vectors, which are always written in
+// Puffin format. Registered FormatModel implementations for PositionDelete
+// are not consulted for format-version 3+ tables." The lab does not know the
+// table's format version, so it does not check it; the caller must.
+//
+// As in Java, EqualityFieldIDs on this builder makes Build fail with
+// ErrEqualityFieldIDsNotSupported.
 func PositionDeleteWriteBuilder(format FileFormat, out OutputFile) (*FileWriterBuilder[data.PositionDelete, *PositionDeleteWriter], error) {
 	return PositionDeleteWriteBuilderIn(Default, format, out)
 }
 
-// PositionDeleteWriteBuilderIn is PositionDeleteWriteBuilder against a given registry.
+// PositionDeleteWriteBuilderIn is PositionDeleteWriteBuilder against a given
+// registry; like it, it applies to format-version 2 tables only.
 func PositionDeleteWriteBuilderIn(reg *Registry, format FileFormat, out OutputFile) (*FileWriterBuilder[data.PositionDelete, *PositionDeleteWriter], error) {
 	b, err := newFileWriterBuilder(reg, format, out, iceberg.EntryContentPosDeletes, newPositionDeleteWriter)
 	if err != nil {
@@ -235,12 +272,10 @@ func PositionDeleteWriteBuilderIn(reg *Registry, format FileFormat, out OutputFi
 	// The schema is fixed by the spec; a caller may still replace it to
 	// add the deprecated row column.
 	b.opts.Schema = data.PositionDeleteSchema()
-	// Iceberg keeps full metrics for file_path and pos: readers prune delete
-	// files by the data-file paths they can apply to.
-	b.opts.MetricsConfig.Columns = map[string]MetricsMode{
-		data.DeleteFilePathName: {Kind: MetricsFull},
-		data.DeleteFilePosName:  {Kind: MetricsFull},
-	}
+	// Iceberg's writer factories pass MetricsConfig.forPositionDelete():
+	// full metrics for file_path and pos, none for the row column
+	// (data/src/main/java/org/apache/iceberg/data/RegistryBasedFileWriterFactory.java).
+	b.opts.MetricsConfig = PositionDeleteMetricsConfig()
 	return b, nil
 }
 
@@ -263,12 +298,58 @@ func (d *PositionDeleteWriter) Write(del data.PositionDelete) error {
 	if err := d.w.write(del); err != nil {
 		return err
 	}
+	if d.last != nil && d.last.FilePath != del.FilePath {
+		d.manyFiles = true
+	}
 	d.last = &data.PositionDelete{FilePath: del.FilePath, Pos: del.Pos}
 	return nil
 }
 
-// Close finishes the file and builds its DataFile.
-func (d *PositionDeleteWriter) Close() error { return d.w.close() }
+// Close finishes the file and builds its DataFile. Its metrics are the
+// appender's less what Iceberg's PositionDeleteWriter.metrics() drops
+// (core/src/main/java/org/apache/iceberg/deletes/PositionDeleteWriter.java):
+// the value, null and NaN counts of file_path and pos always
+// (MetricsUtil.copyWithoutFieldCounts), and their bounds too when the
+// deletes reference more than one data file
+// (MetricsUtil.copyWithoutFieldCountsAndBounds). Column sizes stay.
+func (d *PositionDeleteWriter) Close() error {
+	d.w.adjust = func(m Metrics) Metrics { return positionDeleteMetrics(m, d.manyFiles) }
+	return d.w.close()
+}
+
+// positionDeleteMetrics drops the counts of file_path and pos, and with
+// manyFiles their bounds, from a copy of m.
+func positionDeleteMetrics(m Metrics, manyFiles bool) Metrics {
+	ids := []int{data.DeleteFilePathID, data.DeleteFilePosID}
+	without := func(src map[int]int64) map[int]int64 {
+		if src == nil {
+			return nil
+		}
+		out := maps.Clone(src)
+		for _, id := range ids {
+			delete(out, id)
+		}
+		return out
+	}
+	m.ValueCounts = without(m.ValueCounts)
+	m.NullValueCounts = without(m.NullValueCounts)
+	m.NaNValueCounts = without(m.NaNValueCounts)
+	if manyFiles {
+		for _, b := range []*map[int][]byte{&m.LowerBounds, &m.UpperBounds} {
+			if *b == nil {
+				continue
+			}
+			*b = maps.Clone(*b)
+			for _, id := range ids {
+				delete(*b, id)
+			}
+		}
+	}
+	return m
+}
+
+// Warnings are the metrics settings Build ignored (MetricsConfig.Warnings).
+func (d *PositionDeleteWriter) Warnings() []string { return d.w.warnings() }
 
 // Abort discards the file.
 func (d *PositionDeleteWriter) Abort() error { return d.w.abort() }
@@ -292,26 +373,4 @@ func joinIDs(ids []int) string {
 		parts[i] = strconv.Itoa(id)
 	}
 	return strings.Join(parts, ", ")
-}
-
-func metricsFromPropertiesOver(cfg MetricsConfig, props map[string]string) (MetricsConfig, error) {
-	if len(props) == 0 {
-		return cfg, nil
-	}
-	fromProps, err := MetricsConfigFromProperties(props)
-	if err != nil {
-		return cfg, err
-	}
-	if _, ok := props[MetricsDefaultKey]; ok {
-		cfg.Default = fromProps.Default
-	}
-	if len(fromProps.Columns) > 0 {
-		cols := maps.Clone(cfg.Columns)
-		if cols == nil {
-			cols = map[string]MetricsMode{}
-		}
-		maps.Copy(cols, fromProps.Columns)
-		cfg.Columns = cols
-	}
-	return cfg, nil
 }

@@ -80,8 +80,14 @@ func (GenericModel) RowType() reflect.Type       { return reflect.TypeFor[*data.
 
 // NewReader opens in and plans the read of opts.Projection (or the file's
 // own schema when nil).
+//
+// Avro has no engine projection here and no encryption: those settings are
+// refused, naming the model.
 func (GenericModel) NewReader(in registry.InputFile, opts registry.ReadOptions) (r registry.Reader[*data.Record], err error) {
 	defer recoverTo(&err, "read "+in.Location)
+	if err := registry.RefuseReadOptions(GenericModelName, opts); err != nil {
+		return nil, fmt.Errorf("read %s: %w", in.Location, err)
+	}
 	fr, err := openRecordReader(in, opts, nil)
 	if err != nil {
 		return nil, err
@@ -89,9 +95,15 @@ func (GenericModel) NewReader(in registry.InputFile, opts registry.ReadOptions) 
 	return &recordReader{r: fr}, nil
 }
 
-// NewAppender starts an Avro file at out for rows of opts.Schema.
+// NewAppender starts an Avro file at out for rows of opts.Schema. An engine
+// schema and the encryption settings are refused, naming the model, as Java's
+// AvroFormatModel throws "Avro does not support file encryption keys" and
+// "Avro does not support AAD prefix".
 func (GenericModel) NewAppender(out registry.OutputFile, opts registry.WriteOptions) (a registry.FileAppender[*data.Record], err error) {
 	defer recoverTo(&err, "write "+out.Location)
+	if err := registry.RefuseWriteOptions(GenericModelName, opts); err != nil {
+		return nil, fmt.Errorf("write %s: %w", out.Location, err)
+	}
 	if opts.Schema == nil {
 		return nil, fmt.Errorf("write %s: schema is required", out.Location)
 	}
@@ -118,15 +130,23 @@ func (PositionDeleteModel) RowType() reflect.Type       { return reflect.TypeFor
 
 // NewReader opens a position-delete file. Without a projection it reads
 // file_path, pos and, when the file has it, row.
+// An engine projection and the decryption settings are refused, naming the model.
 func (PositionDeleteModel) NewReader(in registry.InputFile, opts registry.ReadOptions) (r registry.Reader[data.PositionDelete], err error) {
 	defer recoverTo(&err, "read "+in.Location)
+	if err := registry.RefuseReadOptions(PositionDeleteModelName, opts); err != nil {
+		return nil, fmt.Errorf("read %s: %w", in.Location, err)
+	}
 	return openPositionDeleteReader(in, opts)
 }
 
 // NewAppender starts a position-delete file. opts.Schema defaults to
 // data.PositionDeleteSchema(); a schema with the row column writes rows too.
+// An engine schema and the encryption settings are refused, naming the model.
 func (PositionDeleteModel) NewAppender(out registry.OutputFile, opts registry.WriteOptions) (a registry.FileAppender[data.PositionDelete], err error) {
 	defer recoverTo(&err, "write "+out.Location)
+	if err := registry.RefuseWriteOptions(PositionDeleteModelName, opts); err != nil {
+		return nil, fmt.Errorf("write %s: %w", out.Location, err)
+	}
 	if opts.Schema == nil {
 		opts.Schema = data.PositionDeleteSchema()
 	}

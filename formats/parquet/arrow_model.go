@@ -61,6 +61,11 @@ func init() { registry.MustRegister(arrowModel{}) }
 // order; field-id metadata and list element names may differ; a nullable
 // batch field may feed a required column if it holds no nulls). Metrics carry
 // counts only; see arrowFooterMetrics.
+//
+// Engine schema (write) and engine projection (read) are *arrow.Schema
+// values that may represent top-level primitives with other arrow types;
+// FileEncryptionKey and AADPrefix write and read Parquet modular
+// encryption. Both are described in arrow_engine.go.
 type arrowModel struct{}
 
 var _ registry.FormatModel[arrow.RecordBatch] = arrowModel{}
@@ -71,7 +76,10 @@ func (arrowModel) RowType() reflect.Type       { return reflect.TypeFor[arrow.Re
 
 // NewReader opens in and plans the read; no column data is read yet.
 func (arrowModel) NewReader(in registry.InputFile, opts registry.ReadOptions) (_ registry.Reader[arrow.RecordBatch], err error) {
-	pf, err := arrowOpenGuarded(in)
+	if opts.EngineProjection != nil && opts.Projection == nil {
+		return nil, fmt.Errorf("parquet file %s: an engine projection represents an Iceberg projection; set one with Project", in.Location)
+	}
+	pf, err := arrowOpenGuardedKey(in, opts.FileEncryptionKey, opts.AADPrefix)
 	if err != nil {
 		return nil, err
 	}
@@ -109,6 +117,9 @@ type arrowColumn struct {
 	// value is the constant (arrowFromConstant); nil means null.
 	value any
 	id    int
+	// engineCast, when set, is the engine projection's type for the
+	// column, cast to last.
+	engineCast arrow.DataType
 }
 
 type arrowReader struct {
@@ -164,6 +175,11 @@ func (r *arrowReader) plan(opts registry.ReadOptions) error {
 		}
 	} else if leaves, err = r.planProjection(opts, fields); err != nil {
 		return err
+	}
+	if opts.EngineProjection != nil {
+		if err := r.planEngine(opts.EngineProjection); err != nil {
+			return err
+		}
 	}
 	switch {
 	case len(leaves) == 0:
@@ -279,6 +295,24 @@ func (r *arrowReader) planProjection(opts registry.ReadOptions, fields []arrowFi
 	}
 	r.schema = arrow.NewSchema(outs, nil)
 	return leaves, nil
+}
+
+// planEngine applies an engine projection to the planned columns: the
+// output schema takes its types, and columns whose type differs are cast.
+func (r *arrowReader) planEngine(engine any) error {
+	casts, err := arrowEnginePlan("engine projection", r.schema, engine)
+	if err != nil {
+		return fmt.Errorf("parquet file %s: %w", r.location, err)
+	}
+	fields := slices.Clone(r.schema.Fields())
+	for i, dt := range casts {
+		if dt != nil {
+			r.columns[i].engineCast = dt
+			fields[i].Type = dt
+		}
+	}
+	r.schema = arrow.NewSchema(fields, nil)
+	return nil
 }
 
 // arrowPromotion checks that a file column of type got can be read as want
@@ -448,6 +482,14 @@ func (r *arrowReader) assemble(rec arrow.RecordBatch, n int64) (arrow.RecordBatc
 			if err != nil {
 				return nil, fmt.Errorf("parquet file %s: field id %d (%s): %w", r.location, c.id, c.field.Name, err)
 			}
+			cols[i] = a
+		}
+		if c.engineCast != nil {
+			a, err := arrowCastColumn(cols[i], c.engineCast)
+			if err != nil {
+				return nil, fmt.Errorf("parquet file %s: field id %d (%s) as %s: %w", r.location, c.id, c.field.Name, c.engineCast, err)
+			}
+			cols[i].Release()
 			cols[i] = a
 		}
 	}

@@ -1,11 +1,13 @@
 package parquet
 
 import (
+	"errors"
 	"fmt"
 	"io"
 
 	"github.com/coltype-lab/lab/formats/parquet/footer"
 
+	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/metadata"
 
@@ -21,7 +23,27 @@ import (
 // Extensions of the guard belong here and nowhere else.
 //
 // The returned reader owns the opened input: closing it closes the file.
-func arrowOpenGuarded(in registry.InputFile) (rdr *file.Reader, err error) {
+func arrowOpenGuarded(in registry.InputFile) (*file.Reader, error) {
+	return arrowOpenGuardedKey(in, nil, nil)
+}
+
+// arrowOpenGuardedKey is arrowOpenGuarded with the decryption settings of
+// ReadOptions. Without a key, a file that needs one (footer magic "PARE",
+// or an encrypted file with a plaintext footer) is refused with an error
+// wrapping footer.ErrEncrypted that says how to read it.
+//
+// With a key the footer is encrypted, so the lab's codec cannot decode it
+// first: arrow-go parses and decrypts it itself (it also builds the column
+// decryptors, which file.WithMetadata would leave out), under the same
+// recover, and the parsed footer gets the same arrowCheckFooter checks. The
+// footer is AES-GCM authenticated under the file key, so only a holder of
+// the key can have written what arrow-go parses; an annotation arrow-go
+// does not know (FILE, VECTOR) is not removed on this path and fails the
+// open rather than being misread.
+func arrowOpenGuardedKey(in registry.InputFile, key, aad []byte) (rdr *file.Reader, err error) {
+	if err := arrowCheckKey(key, aad); err != nil {
+		return nil, fmt.Errorf("parquet file %s: %w", in.Location, err)
+	}
 	src, size, err := in.Open()
 	if err != nil {
 		return nil, err
@@ -36,8 +58,23 @@ func arrowOpenGuarded(in registry.InputFile) (rdr *file.Reader, err error) {
 		}
 	}()
 
+	if key != nil {
+		props := parquet.NewReaderProperties(nil)
+		props.FileDecryptProps = arrowDecryptionProps(key, aad)
+		rdr, err = file.NewParquetReader(src, file.WithReadProps(props))
+		if err != nil {
+			return nil, fmt.Errorf("parquet file %s: decrypt with the given key: %w", in.Location, err)
+		}
+		if err := arrowCheckFooter(rdr.MetaData(), size, in.Location); err != nil {
+			return nil, err
+		}
+		return rdr, nil
+	}
 	md, err := arrowReadFooter(src, size, in.Location)
 	if err != nil {
+		if errors.Is(err, footer.ErrEncrypted) {
+			return nil, fmt.Errorf("%w (Parquet modular encryption: read it with the file's key, ReadBuilder.WithFileEncryptionKey, and its AAD prefix, WithAADPrefix)", err)
+		}
 		return nil, err
 	}
 	rdr, err = file.NewParquetReader(src, file.WithMetadata(md))
@@ -55,6 +92,10 @@ func arrowReadFooter(src io.ReaderAt, size int64, location string) (*metadata.Fi
 	f, err := footer.ReadFooter(src, size)
 	if err != nil {
 		return nil, fmt.Errorf("parquet file %s: %w", location, err)
+	}
+	if f.Meta.Encrypted() {
+		// Plaintext-footer mode: the footer reads, the columns need a key.
+		return nil, fmt.Errorf("parquet file %s: the footer is plaintext but the file is encrypted: %w", location, footer.ErrEncrypted)
 	}
 	md, err := footer.ArrowFileMetaData(f.Meta, size)
 	if err != nil {

@@ -26,7 +26,9 @@ const (
 	arrowDefaultDictBytes     = 2 << 20
 )
 
-// NewAppender starts a Parquet file at out for batches of opts.Schema.
+// NewAppender starts a Parquet file at out for batches of opts.Schema, or of
+// opts.EngineSchema when set, encrypted when opts.FileEncryptionKey is set
+// (see arrow_engine.go for both).
 func (arrowModel) NewAppender(out registry.OutputFile, opts registry.WriteOptions) (registry.FileAppender[arrow.RecordBatch], error) {
 	if opts.Schema == nil {
 		return nil, fmt.Errorf("parquet file %s: schema is required", out.Location)
@@ -42,13 +44,31 @@ func (arrowModel) NewAppender(out registry.OutputFile, opts registry.WriteOption
 	if err != nil {
 		return nil, fmt.Errorf("parquet file %s: %w", out.Location, err)
 	}
+	var engineCasts []arrow.DataType
+	if opts.EngineSchema != nil {
+		if engineCasts, err = arrowEnginePlan("engine schema", sc, opts.EngineSchema); err != nil {
+			return nil, fmt.Errorf("parquet file %s: %w", out.Location, err)
+		}
+	}
+	if err := arrowCheckKey(opts.FileEncryptionKey, opts.AADPrefix); err != nil {
+		return nil, fmt.Errorf("parquet file %s: %w", out.Location, err)
+	}
+	if opts.FileEncryptionKey != nil && !annot.empty() {
+		// They go in by rewriting the footer, which is encrypted.
+		return nil, fmt.Errorf("parquet file %s: the %s model cannot write VECTOR annotations (%s) into an encrypted file",
+			out.Location, arrowModelName, PropVectorColumns)
+	}
 	if len(annot.files) > 0 {
 		// FILE values must be valid before they are written (types/file),
 		// and this model sees columns, not records: it does not check them.
 		return nil, fmt.Errorf("parquet file %s: %s is not supported by the %s model; write FILE columns with *data.Record rows",
 			out.Location, PropFileColumns, arrowModelName)
 	}
-	props, rowGroupBytes, err := arrowWriterProps(opts.Properties)
+	var extra []parquet.WriterProperty
+	if opts.FileEncryptionKey != nil {
+		extra = append(extra, parquet.WithEncryptionProperties(arrowEncryptionProps(opts.FileEncryptionKey, opts.AADPrefix)))
+	}
+	props, rowGroupBytes, err := arrowWriterProps(opts.Properties, extra...)
 	if err != nil {
 		return nil, fmt.Errorf("parquet file %s: %w", out.Location, err)
 	}
@@ -77,6 +97,7 @@ func (arrowModel) NewAppender(out registry.OutputFile, opts registry.WriteOption
 		pending:       pending,
 		fw:            fw,
 		schema:        sc,
+		engineCasts:   engineCasts,
 		iceSchema:     opts.Schema,
 		metricsConfig: opts.MetricsConfig,
 		meta:          meta,
@@ -87,7 +108,8 @@ func (arrowModel) NewAppender(out registry.OutputFile, opts registry.WriteOption
 
 // arrowWriterProps maps Iceberg's Parquet writer properties onto arrow-go's.
 // A value that does not parse is an error naming the key, never a silent default.
-func arrowWriterProps(p map[string]string) (*parquet.WriterProperties, int64, error) {
+// extra are appended to the options (encryption).
+func arrowWriterProps(p map[string]string, extra ...parquet.WriterProperty) (*parquet.WriterProperties, int64, error) {
 	sizes := map[string]int64{
 		PropRowGroupBytes: defaultRowGroupBytes,
 		PropRowGroupRows:  arrowDefaultRowGroupLimit,
@@ -131,7 +153,7 @@ func arrowWriterProps(p map[string]string) (*parquet.WriterProperties, int64, er
 	if v, ok := p[PropDictEnabled]; ok {
 		dict = strings.EqualFold(strings.TrimSpace(v), "true") // Java's Boolean.parseBoolean
 	}
-	props := parquet.NewWriterProperties(
+	props := parquet.NewWriterProperties(append([]parquet.WriterProperty{
 		parquet.WithAllocator(arrowMem),
 		parquet.WithCreatedBy("coltype-lab parquet-arrow (arrow-go v18)"),
 		parquet.WithMaxRowGroupLength(sizes[PropRowGroupRows]),
@@ -144,7 +166,7 @@ func arrowWriterProps(p map[string]string) (*parquet.WriterProperties, int64, er
 		// Iceberg's Java writer stores small decimals as INT32/INT64.
 		parquet.WithStoreDecimalAsInteger(true),
 		parquet.WithStats(true),
-	)
+	}, extra...)...)
 	return props, sizes[PropRowGroupBytes], nil
 }
 
@@ -158,6 +180,11 @@ type arrowAppender struct {
 	meta          map[string]string
 	rowGroupBytes int64
 	annot         *annotationPlan
+
+	// engineCasts is set when the writer has an engine schema: per
+	// top-level field, the engine type batches carry (cast to schema's
+	// type before writing), or nil where the types agree.
+	engineCasts []arrow.DataType
 
 	// failed is set when arrow-go failed mid-write: the file cannot be
 	// finished and Close aborts it.
@@ -179,6 +206,14 @@ func (a *arrowAppender) Add(batch arrow.RecordBatch) (err error) {
 		return a.failed
 	case batch == nil:
 		return fmt.Errorf("parquet file %s: nil batch", a.location)
+	}
+	if a.engineCasts != nil {
+		conv, err := a.fromEngine(batch)
+		if err != nil {
+			return fmt.Errorf("parquet file %s: %w", a.location, err)
+		}
+		defer conv.Release()
+		batch = conv
 	}
 	if err := arrowMatchSchema(a.schema, batch.Schema()); err != nil {
 		return fmt.Errorf("parquet file %s: batch does not match the schema: %w", a.location, err)
@@ -217,6 +252,44 @@ func (a *arrowAppender) Add(batch arrow.RecordBatch) (err error) {
 		}
 	}
 	return nil
+}
+
+// fromEngine checks a batch against the engine schema and casts the columns
+// whose engine type differs to the writer's types.
+func (a *arrowAppender) fromEngine(batch arrow.RecordBatch) (arrow.RecordBatch, error) {
+	engine := batch.Schema()
+	if engine.NumFields() != len(a.engineCasts) {
+		return nil, fmt.Errorf("batch has %d fields (%s), the engine schema %d",
+			engine.NumFields(), arrowFieldNames(engine.Fields()), len(a.engineCasts))
+	}
+	fields := slices.Clone(engine.Fields())
+	cols := make([]arrow.Array, len(fields))
+	defer func() {
+		for _, c := range cols {
+			if c != nil {
+				c.Release()
+			}
+		}
+	}()
+	for i, dt := range a.engineCasts {
+		col := batch.Column(i)
+		if dt == nil {
+			col.Retain()
+			cols[i] = col
+			continue
+		}
+		if !arrow.TypeEqual(col.DataType(), dt) {
+			return nil, fmt.Errorf("batch does not match the engine schema: field %s has type %s, the engine schema has %s",
+				fields[i].Name, col.DataType(), dt)
+		}
+		c, err := arrowCastColumn(col, a.schema.Field(i).Type)
+		if err != nil {
+			return nil, fmt.Errorf("field %s: %w", fields[i].Name, err)
+		}
+		cols[i] = c
+		fields[i].Type = c.DataType()
+	}
+	return array.NewRecordBatch(arrow.NewSchema(fields, nil), cols, batch.NumRows()), nil
 }
 
 // Close finishes the file, publishes it, and computes metrics from the

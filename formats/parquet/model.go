@@ -1,6 +1,7 @@
 package parquet
 
 import (
+	"fmt"
 	"reflect"
 
 	"github.com/coltype-lab/lab/data"
@@ -27,8 +28,13 @@ func (RecordModel) Name() string                { return RecordModelName }
 func (RecordModel) Format() registry.FileFormat { return registry.PARQUET }
 func (RecordModel) RowType() reflect.Type       { return reflect.TypeFor[*data.Record]() }
 
-// NewReader opens in and plans the read described by opts.
+// NewReader opens in and plans the read described by opts. The model has no
+// engine projection and cannot decrypt (parquet-go has no Parquet modular
+// encryption): those settings are refused, naming the model.
 func (RecordModel) NewReader(in registry.InputFile, opts registry.ReadOptions) (registry.Reader[*data.Record], error) {
+	if err := registry.RefuseReadOptions(RecordModelName, opts); err != nil {
+		return nil, fmt.Errorf("parquet file %s: %w", in.Location, err)
+	}
 	r, err := newRecordReader(in, opts)
 	if err != nil {
 		return nil, err
@@ -36,8 +42,13 @@ func (RecordModel) NewReader(in registry.InputFile, opts registry.ReadOptions) (
 	return r, nil
 }
 
-// NewAppender starts a Parquet file at out for rows of opts.Schema.
+// NewAppender starts a Parquet file at out for rows of opts.Schema. An
+// engine schema and the encryption settings are refused, naming the model:
+// parquet-go cannot write Parquet modular encryption.
 func (RecordModel) NewAppender(out registry.OutputFile, opts registry.WriteOptions) (registry.FileAppender[*data.Record], error) {
+	if err := registry.RefuseWriteOptions(RecordModelName, opts); err != nil {
+		return nil, fmt.Errorf("parquet file %s: %w", out.Location, err)
+	}
 	a, err := newRecordAppender(out, opts)
 	if err != nil {
 		return nil, err
@@ -55,12 +66,21 @@ func (PositionDeleteModel) Name() string                { return PositionDeleteM
 func (PositionDeleteModel) Format() registry.FileFormat { return registry.PARQUET }
 func (PositionDeleteModel) RowType() reflect.Type       { return reflect.TypeFor[data.PositionDelete]() }
 
-// NewReader reads position deletes from in.
+// NewReader reads position deletes from in. An engine projection and the
+// decryption settings are refused, naming the model.
 func (PositionDeleteModel) NewReader(in registry.InputFile, opts registry.ReadOptions) (registry.Reader[data.PositionDelete], error) {
+	if err := registry.RefuseReadOptions(PositionDeleteModelName, opts); err != nil {
+		return nil, fmt.Errorf("parquet file %s: %w", in.Location, err)
+	}
 	return newPositionDeleteReader(in, opts)
 }
 
-// NewAppender starts a position-delete file at out.
+// NewAppender starts a position-delete file at out. An engine schema (Java's
+// Parquet model: "Position deletes with schema are not supported by the
+// API") and the encryption settings are refused, naming the model.
 func (PositionDeleteModel) NewAppender(out registry.OutputFile, opts registry.WriteOptions) (registry.FileAppender[data.PositionDelete], error) {
+	if err := registry.RefuseWriteOptions(PositionDeleteModelName, opts); err != nil {
+		return nil, fmt.Errorf("parquet file %s: %w", out.Location, err)
+	}
 	return newPositionDeleteAppender(out, opts)
 }

@@ -1,8 +1,19 @@
 // Package colmetrics computes the Iceberg column metrics of a Parquet data
-// file, as Iceberg Java's ParquetMetrics does: column sizes, value counts and
-// null counts come from the file's footer; NaN counts and lower/upper bounds
-// come from the records the writer saw, because the footer's statistics use
-// Parquet's orderings and may be absent or truncated.
+// file, as Iceberg Java's ParquetMetrics does
+// (parquet/src/main/java/org/apache/iceberg/parquet/ParquetMetrics.java):
+// column sizes, value counts and null counts come from the file's footer;
+// NaN counts and lower/upper bounds come from the records the writer saw,
+// because the footer's statistics use Parquet's orderings and may be absent
+// or truncated. Variant bounds are the exception: like Java's
+// MetricsVariantVisitor they come from the footer statistics of the
+// shredded typed_value columns (variant.go), which the records do not show.
+//
+// Leaves inside a list or a map get no value, null or NaN counts and no
+// bounds, only their column size: ParquetMetrics.MetricsVisitor's list and
+// map return no field metrics ("repeated fields are not currently
+// supported"), and columnSizes counts every leaf with a field id
+// (TestMetrics.testMetricsForListAndMapElements asserts the counts and
+// bounds of such leaves are null).
 package colmetrics
 
 import (
@@ -27,10 +38,11 @@ type Collector struct {
 	root *node
 	// topFields are the ids of the schema's top-level fields.
 	topFields []int
-	// variants are the variant fields whose counts are kept: the value
-	// and null counts of a variant are those of its metadata leaf, which
-	// has no field id of its own (footerCounts).
-	variants map[int]bool
+	// variants are the variant fields whose counts are kept, by field id:
+	// the value and null counts of a variant are those of its metadata
+	// leaf, which has no field id of its own (footerCounts); truncate and
+	// full modes add the bounds of its shredded fields (variant.go).
+	variants map[int]registry.MetricsMode
 	err      error
 }
 
@@ -49,6 +61,8 @@ type column struct {
 	failed bool
 	// columnar is set by Columnar: the values come from ObserveValues.
 	columnar bool
+	// nested is set below a list or a map: only the column size is kept.
+	nested bool
 }
 
 type nodeKind uint8
@@ -102,7 +116,7 @@ func NewCollector(schema *iceberg.Schema, cfg registry.MetricsConfig) (*Collecto
 		}
 	}
 
-	c := &Collector{columns: map[int]*column{}, variants: map[int]bool{}}
+	c := &Collector{columns: map[int]*column{}, variants: map[int]registry.MetricsMode{}}
 	b := builder{c: c, names: names, cfg: cfg, seen: map[int]bool{}}
 	st := schema.AsStruct()
 	for _, f := range st.FieldList {
@@ -138,8 +152,8 @@ type builder struct {
 }
 
 // field builds the node for field id of type t; nested is true below a list
-// or map, where Iceberg keeps no bounds. It returns nil when nothing below
-// needs the record values.
+// or map, where Iceberg keeps no counts and no bounds. It returns nil when
+// nothing below needs the record values.
 func (b *builder) field(id int, t iceberg.Type, nested bool) (*node, error) {
 	if b.seen[id] {
 		return nil, fmt.Errorf("colmetrics: schema: field id %d is used more than once", id)
@@ -177,10 +191,13 @@ func (b *builder) field(id int, t iceberg.Type, nested bool) (*node, error) {
 		return n, nil
 	case iceberg.VariantType:
 		// A variant is a Parquet group whose leaves carry no Iceberg field
-		// id: footerCounts gives it the counts of its metadata leaf. It
-		// gets no bounds (optional in the spec's "Bounds for Variant").
-		if name, ok := b.names[id]; ok && b.cfg.ColumnMode(name).Kind != registry.MetricsNone {
-			b.c.variants[id] = true
+		// id: footerCounts gives it the counts of its metadata leaf, and
+		// variantBounds the bounds of its shredded fields. Below a list or
+		// a map it gets nothing, like any other field there.
+		if name, ok := b.names[id]; ok && !nested {
+			if mode := b.cfg.ColumnMode(name); mode.Kind != registry.MetricsNone {
+				b.c.variants[id] = mode
+			}
 		}
 		return nil, nil
 	case iceberg.UnknownType:
@@ -216,12 +233,15 @@ func (b *builder) primitive(id int, t iceberg.PrimitiveType, nested bool) (*node
 	if !ok {
 		return nil, fmt.Errorf("colmetrics: schema: field %d has no column name", id)
 	}
-	col := &column{id: id, name: name, typ: t, mode: b.cfg.ColumnMode(name)}
+	col := &column{id: id, name: name, typ: t, mode: b.cfg.ColumnMode(name), nested: nested}
 	b.c.columns[id] = col
-	if col.mode.Kind == registry.MetricsNone {
+	if col.mode.Kind == registry.MetricsNone || nested {
+		// Below a list or map Java's MetricsVisitor drops the field's
+		// metrics, NaN count included (MetricsUtil.createNanValueCounts
+		// skips fields inMapOrList too): nothing to observe.
 		return nil, nil
 	}
-	bounds := !nested && (col.mode.Kind == registry.MetricsTruncate || col.mode.Kind == registry.MetricsFull)
+	bounds := col.mode.Kind == registry.MetricsTruncate || col.mode.Kind == registry.MetricsFull
 	obs, nanCounted, err := newObserver(t, bounds)
 	if err != nil {
 		return nil, fmt.Errorf("colmetrics: field %d (%s): %w", id, name, err)
@@ -339,6 +359,7 @@ func (c *Collector) Metrics(footer *format.FileMetaData) registry.Metrics {
 	if footer != nil {
 		m.RecordCount = footer.NumRows
 		c.footerCounts(footer, &m)
+		c.variantBounds(footer, &m)
 	}
 	// In id order, so that Err names the same column on every run.
 	for _, id := range slices.Sorted(maps.Keys(c.columns)) {
@@ -385,7 +406,7 @@ func (c *Collector) footerCounts(footer *format.FileMetaData, m *registry.Metric
 				// group: it has one value slot per variant slot and a null
 				// exactly where the variant is null (VariantEncoding.md).
 				// A non-null variant holding a Variant null is no null here.
-				if id, ok := groups[pathKey(path[:len(path)-1])]; ok && c.variants[id] {
+				if id, ok := groups[pathKey(path[:len(path)-1])]; ok && c.variants[id].Kind != registry.MetricsNone {
 					m.ValueCounts[id] += md.NumValues
 					m.NullValueCounts[id] += md.Statistics.NullCount
 					continue
@@ -400,6 +421,11 @@ func (c *Collector) footerCounts(footer *format.FileMetaData, m *registry.Metric
 				continue
 			}
 			m.ColumnSizes[id] += md.TotalCompressedSize
+			if col.nested {
+				// ParquetMetrics.columnSizes keeps the size of a leaf in a
+				// list or map; its MetricsVisitor drops the counts.
+				continue
+			}
 			m.ValueCounts[id] += md.NumValues
 			// parquet-go's thrift model has no presence bit for null_count;
 			// its writer always writes it (writezero), so it is taken as set.

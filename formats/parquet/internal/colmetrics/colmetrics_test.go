@@ -285,7 +285,9 @@ func TestAllTypes(t *testing.T) {
 	})
 }
 
-// --- nested: structs get bounds, lists and maps only counts ---
+// --- nested: structs get counts and bounds; leaves in lists and maps only
+// their column size (ParquetMetrics.MetricsVisitor.list/map return no field
+// metrics; TestMetrics.testMetricsForListAndMapElements) ---
 
 type nestedInner struct {
 	Y *string `parquet:"y,optional,id(5)"`
@@ -340,10 +342,11 @@ func TestNested(t *testing.T) {
 	want := expected{
 		paths: map[string]int{"id": 1, "s.x": 3, "s.inner.y": 5, "tags.list.element": 7,
 			"m.key_value.key": 9, "m.key_value.value": 10, "pts.list.element.z": 13},
-		// Parquet counts one level per empty or null list or map, as a null.
-		values: map[int]int64{1: 4, 3: 4, 5: 4, 7: 5, 9: 4, 10: 4, 13: 5},
-		nulls:  map[int]int64{1: 0, 3: 2, 5: 2, 7: 3, 9: 2, 10: 3, 13: 3},
-		nans:   map[int]int64{13: 1},
+		// tags.list.element (7), the map's key and value (9, 10) and
+		// pts.list.element.z (13) have a column size only: no value, null
+		// or NaN counts (the NaN in pts is not counted either).
+		values: map[int]int64{1: 4, 3: 4, 5: 4},
+		nulls:  map[int]int64{1: 0, 3: 2, 5: 2},
 		lower:  map[int][]byte{1: h("01 00 00 00"), 3: h("ff ff ff ff"), 5: []byte("a")},
 		upper:  map[int][]byte{1: h("04 00 00 00"), 3: h("0a 00 00 00"), 5: []byte("b")},
 	}
@@ -500,9 +503,10 @@ func TestFloats(t *testing.T) {
 	checkMetrics(t, got, footer, expected{
 		paths: map[string]int{"f1": 1, "d1": 2, "d2": 3, "f2": 4,
 			"dl.list.element": 7, "fm.key_value.key": 9, "fm.key_value.value": 10},
-		values: map[int]int64{1: 3, 2: 3, 3: 3, 4: 3, 7: 4, 9: 4, 10: 4},
-		nulls:  map[int]int64{1: 1, 2: 0, 3: 1, 4: 1, 7: 2, 9: 1, 10: 1},
-		nans:   map[int]int64{1: 0, 2: 1, 3: 2, 4: 1, 7: 1, 10: 2},
+		// 7, 9 and 10 lie in a list or a map: column sizes only, no NaN counts.
+		values: map[int]int64{1: 3, 2: 3, 3: 3, 4: 3},
+		nulls:  map[int]int64{1: 1, 2: 0, 3: 1, 4: 1},
+		nans:   map[int]int64{1: 0, 2: 1, 3: 2, 4: 1},
 		lower: map[int][]byte{
 			1: h("00 00 00 80"), // -0.0 precedes +0.0
 			2: h("00 00 00 00 00 00 f0 bf"),
@@ -732,6 +736,47 @@ func TestNewCollectorErrors(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("NewCollector error = %v, want it to contain %q", err, tc.want)
 			}
+		})
+	}
+}
+
+// --- Iceberg's TestMetrics.testMetricsForListAndMapElements ---
+
+type listMapLeaf struct {
+	LeafInt    int32   `parquet:"leafIntCol,id(1)"`
+	LeafString *string `parquet:"leafStringCol,optional,id(2)"`
+}
+
+type listMapRow struct {
+	IntList []int32                `parquet:"intListCol,optional,list,id(3)" parquet-element:",id(4)"`
+	Map     map[string]listMapLeaf `parquet:"mapCol,optional,id(5)" parquet-key:",id(6)" parquet-value:",id(7)"`
+}
+
+// The Java test's schema and record: every leaf lies in a list or a map,
+// and Java asserts null value and null counts and null bounds for all of
+// them (core/src/test/java/org/apache/iceberg/TestMetrics.java). Their
+// column sizes stay, as ParquetMetrics.columnSizes counts every leaf.
+func TestListAndMapElements(t *testing.T) {
+	leafType := &iceberg.StructType{FieldList: []iceberg.NestedField{
+		req(1, "leafIntCol", iceberg.PrimitiveTypes.Int32),
+		opt(2, "leafStringCol", iceberg.PrimitiveTypes.String),
+	}}
+	schema := iceberg.NewSchema(0,
+		opt(3, "intListCol", &iceberg.ListType{ElementID: 4, Element: iceberg.PrimitiveTypes.Int32, ElementRequired: true}),
+		opt(5, "mapCol", &iceberg.MapType{KeyID: 6, KeyType: iceberg.PrimitiveTypes.String, ValueID: 7, ValueType: leafType, ValueRequired: true}),
+	)
+	footer := writeFooter(t, []listMapRow{{IntList: []int32{10, 11, 12},
+		Map: map[string]listMapLeaf{"4": {LeafInt: 1, LeafString: ptr("BBB")}}}})
+	records := [][]any{{[]any{int32(10), int32(11), int32(12)},
+		data.Map{{Key: "4", Value: record(leafType, int32(1), "BBB")}}}}
+	for _, mode := range []registry.MetricsMode{registry.DefaultMetricsMode, {Kind: registry.MetricsFull}} {
+		got, c := collect(t, schema, registry.MetricsConfig{Default: mode}, records, footer)
+		if c.Err() != nil {
+			t.Fatal(c.Err())
+		}
+		checkMetrics(t, got, footer, expected{
+			paths: map[string]int{"intListCol.list.element": 4, "mapCol.key_value.key": 6,
+				"mapCol.key_value.value.leafIntCol": 1, "mapCol.key_value.value.leafStringCol": 2},
 		})
 	}
 }
