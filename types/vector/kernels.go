@@ -33,8 +33,9 @@ import (
 // fixed by the length, so a score depends only on the values, not on where
 // they sit in memory: a search scores pages where they lie in the file's
 // mapping. gonum's DotBLAS does not have that property (it sums the
-// elements before b's 16-byte boundary separately), which is why the
-// batched search still copies rows into aligned tiles for blas32.Gemm.
+// elements before b's 16-byte boundary separately). Batched search uses the
+// lab's own matrix product (gemm.go), which reads rows in place with a
+// summation order fixed by the dimension alone.
 
 // Dot is the inner product with the fastest kernel, DotSIMD.
 func Dot(a, b []float32) float32 { return DotSIMD(a, b) }

@@ -3,6 +3,7 @@ package vector
 import (
 	"fmt"
 	"io"
+	"math"
 	"runtime"
 	"sync"
 	"unsafe"
@@ -150,8 +151,8 @@ func dimMismatch(query, column int) error {
 //
 // A single query is scored row by row, in place, with the default (SIMD)
 // kernels: its scores are bit for bit metric.Score(query, row). Several
-// queries are scored through a matrix product, blas32.Gemm of Q (m×d) by Xᵀ
-// per tile of aligned copies; Gemm sums in another order, and L2 uses
+// queries are scored through a matrix product, gemmNT of Q (m×d) by Xᵀ per
+// tile of rows read in place; it sums in another order, and L2 uses
 // ‖q‖² + ‖x‖² − 2q·x, so batched scores may differ from single-query ones in
 // the last bits. Either way a score depends only on the values, not on how
 // src cuts the column into blocks nor on where the blocks sit in memory, so
@@ -241,23 +242,39 @@ func SearchStream(metric Metric, dim int, src BlockSource, queries Matrix, k int
 	return out, nil
 }
 
-// Tile sizes. gonum's Gemm stays serial, computing each entry as one
-// full-length dot (its DotUnitary, the same as DotBLAS), as long as
-// ⌈m/64⌉·⌈n/64⌉ < 4; beyond that it splits the inner dimension into blocks of
-// 64 and changes the rounding. Tiles of 64 queries × 192 rows keep it on the
-// serial path, so scores do not depend on how a column is cut into blocks;
-// parallelism comes from the search's own workers instead.
+// Tile sizes of the batched path: gemmNT scores tileQueries queries against
+// tileRows rows of a block at a time into a tileQueries × tileRows product,
+// which is then pushed into the queries' top-k. gemmNT sums every entry in
+// an order fixed by the dimension alone (see gemm.go), so any tile sizes give
+// the same scores; these were chosen by measurement (BenchmarkSearchBatch,
+// dim 768: the product stays in L1 and a tile of rows in L2).
 const (
 	tileQueries = 64
-	tileRows    = 192
+	tileRows    = 96
 )
+
+// The former path, kept to be measured against (scoreWithGonum): gonum's
+// Gemm stays serial, computing each entry as one full-length dot (its
+// DotUnitary, the same as DotBLAS), as long as ⌈m/64⌉·⌈n/64⌉ < 4; beyond
+// that it splits the inner dimension into blocks of 64 and changes the
+// rounding. Tiles of 64 queries × 192 rows keep it on the serial path.
+const (
+	gonumTileQueries = 64
+	gonumTileRows    = 192
+)
+
+// scoreWithGonum makes batched searches score through blas32.Gemm on aligned
+// copies of each tile, as before gemmNT (benchmarks compare the two). Its
+// scores differ from gemmNT's in the last bits.
+var scoreWithGonum = false
 
 // gonum's SSE dot first sums, one by one, the elements that precede the
 // 16-byte boundary of its second operand, so the rounding of a score depends
-// on where the vectors sit in memory. Scorers therefore copy queries and each
-// tile of rows into 16-byte aligned buffers whose row stride is a multiple of
-// four floats: every score then depends only on the values, identically for
-// a zero-copy view of a Parquet page, a decoded copy, or a Go matrix.
+// on where the vectors sit in memory. The gonum path therefore copies queries
+// and each tile of rows into 16-byte aligned buffers whose row stride is a
+// multiple of four floats: every score then depends only on the values,
+// identically for a zero-copy view of a Parquet page, a decoded copy, or a
+// Go matrix. (gemmNT needs no copies; the queries are still held aligned.)
 const alignFloats = 4
 
 func paddedStride(dim int) int { return (dim + alignFloats - 1) / alignFloats * alignFloats }
@@ -275,14 +292,23 @@ func alignedFloat32s(n int) []float32 {
 type scorer struct {
 	metric Metric
 	dim    int
-	stride int       // padded row stride of q and tile
+	stride int       // padded row stride of q and buf
 	m      int       // number of queries
 	q      []float32 // queries, aligned and padded
 	qq     []float32 // ‖q‖²
+	qn     []float64 // ‖q‖, as cosineFrom computes it
 	tops   []*TopK
-	tile   []float32 // the current rows, aligned and padded
-	xx     []float32 // ‖x‖² of the tile's rows
-	prod   []float32 // the current tile of Q·Xᵀ
+	// tile holds the current rows at stride tileStride: on the gemmNT path
+	// a view of the block being scored (nil between blocks, so that no
+	// reference outlives it), on the gonum path buf.
+	tile       []float32
+	tileStride int
+	buf        []float32 // aligned, padded rows for the gonum path
+	xx         []float32 // ‖x‖² of the tile's rows
+	xn         []float64 // ‖x‖ of the tile's rows (cosine)
+	prod       []float32 // the current tile of Q·Xᵀ, row stride prodStride
+	prodStride int
+	gonum      bool
 }
 
 func newScorer(metric Metric, queries Matrix, k int) *scorer {
@@ -303,9 +329,26 @@ func newScorer(metric Metric, queries Matrix, k int) *scorer {
 	if m > 1 {
 		// Only the tiled path uses these; one query is scored in place
 		// (scoreOne).
-		s.tile = alignedFloat32s(tileRows * st)
-		s.xx = make([]float32, tileRows)
-		s.prod = make([]float32, tileQueries*tileRows)
+		s.gonum = scoreWithGonum
+		rows, queries := tileRows, tileQueries
+		if s.gonum {
+			rows, queries = gonumTileRows, gonumTileQueries
+		}
+		// buf backs the gonum path; the gemmNT path scores blocks in
+		// place, but starts on buf too so that a caller may fill s.tile
+		// and call scoreMany directly (BenchmarkBatchScoring).
+		s.buf = alignedFloat32s(rows * st)
+		s.tile, s.tileStride = s.buf, st
+		s.xx = make([]float32, rows)
+		s.prod = make([]float32, queries*rows)
+		s.prodStride = rows
+		if metric == MetricCosine {
+			s.qn = make([]float64, m)
+			for i, qq := range s.qq {
+				s.qn[i] = math.Sqrt(float64(qq))
+			}
+			s.xn = make([]float64, rows)
+		}
 	}
 	return s
 }
@@ -326,18 +369,33 @@ func (s *scorer) score(b Block) {
 		}
 		return b.FirstRow + int64(j)
 	}
-	for j0 := 0; j0 < rows; j0 += tileRows {
-		nj := min(tileRows, rows-j0)
-		for j := range nj {
-			copy(s.tile[j*st:j*st+dim], b.Vectors[(j0+j)*dim:(j0+j+1)*dim])
+	nt := s.prodStride
+	for j0 := 0; j0 < rows; j0 += nt {
+		nj := min(nt, rows-j0)
+		if s.gonum {
+			for j := range nj {
+				copy(s.tile[j*st:j*st+dim], b.Vectors[(j0+j)*dim:(j0+j+1)*dim])
+			}
+		} else {
+			// gemmNT reads the rows where they lie: its sums do not
+			// depend on alignment, so there is nothing to copy.
+			s.tile, s.tileStride = b.Vectors[j0*dim:(j0+nj)*dim], dim
 		}
 		if s.metric != MetricDot {
 			for j := range nj {
-				x := s.tile[j*st : j*st+dim]
+				x := s.tile[j*s.tileStride : j*s.tileStride+dim]
 				s.xx[j] = Dot(x, x)
+			}
+			if s.metric == MetricCosine {
+				for j, xx := range s.xx[:nj] {
+					s.xn[j] = math.Sqrt(float64(xx))
+				}
 			}
 		}
 		s.scoreMany(nj, func(j int) int64 { return id(j0 + j) })
+	}
+	if !s.gonum {
+		s.tile = nil
 	}
 }
 
@@ -370,30 +428,78 @@ func (s *scorer) scoreOne(b Block, rows int) {
 	}
 }
 
-// scoreMany scores the tile against every query through Q·Xᵀ.
+// scoreMany scores the tile's first nj rows against every query through
+// Q·Xᵀ, tileQueries queries at a time, and offers the scores to the
+// queries' top-k. A score that cannot enter a full top-k (strictly worse
+// than its worst kept one) is dropped before the call to Push.
 func (s *scorer) scoreMany(nj int, id func(int) int64) {
 	st := s.stride
-	for i0 := 0; i0 < s.m; i0 += tileQueries {
-		ni := min(tileQueries, s.m-i0)
-		blas32.Gemm(blas.NoTrans, blas.Trans, 1,
-			blas32.General{Rows: ni, Cols: s.dim, Stride: st, Data: s.q[i0*st : (i0+ni-1)*st+s.dim]},
-			blas32.General{Rows: nj, Cols: s.dim, Stride: st, Data: s.tile[:(nj-1)*st+s.dim]},
-			0,
-			blas32.General{Rows: ni, Cols: nj, Stride: tileRows, Data: s.prod})
+	nq := len(s.prod) / s.prodStride
+	for i0 := 0; i0 < s.m; i0 += nq {
+		ni := min(nq, s.m-i0)
+		if s.gonum {
+			blas32.Gemm(blas.NoTrans, blas.Trans, 1,
+				blas32.General{Rows: ni, Cols: s.dim, Stride: st, Data: s.q[i0*st : (i0+ni-1)*st+s.dim]},
+				blas32.General{Rows: nj, Cols: s.dim, Stride: st, Data: s.tile[:(nj-1)*st+s.dim]},
+				0,
+				blas32.General{Rows: ni, Cols: nj, Stride: s.prodStride, Data: s.prod})
+		} else {
+			gemmNT(s.prod, s.prodStride, s.q[i0*st:], st, s.tile, s.tileStride, ni, nj, s.dim)
+		}
 		for i := range ni {
-			top, qq := s.tops[i0+i], s.qq[i0+i]
-			for j, p := range s.prod[i*tileRows : i*tileRows+nj] {
-				var sc float32
-				switch s.metric {
-				case MetricDot:
-					sc = p
-				case MetricCosine:
-					sc = cosineFrom(p, qq, s.xx[j])
-				case MetricL2:
-					sc = max(qq+s.xx[j]-2*p, 0)
-				}
-				top.Push(id(j), sc)
+			s.push(i0+i, s.prod[i*s.prodStride:i*s.prodStride+nj], id)
+		}
+	}
+}
+
+// push offers query i the scores of the tile's rows, whose products with
+// it are prod. The scores are those of cosineFrom and the ‖q‖²+‖x‖²−2q·x
+// form of L2, bit for bit.
+func (s *scorer) push(i int, prod []float32, id func(int) int64) {
+	top := s.tops[i]
+	full := top.Len() == top.K()
+	var worst float32
+	if full {
+		worst = top.heap[0].Score
+	}
+	offer := func(j int, sc float32) {
+		top.Push(id(j), sc)
+		if full = top.Len() == top.K(); full {
+			worst = top.heap[0].Score
+		}
+	}
+	// A NaN worst compares false, so every score goes to Push, which
+	// ranks it; a NaN score likewise.
+	switch s.metric {
+	case MetricDot:
+		for j, p := range prod {
+			if full && p < worst {
+				continue
 			}
+			offer(j, p)
+		}
+	case MetricCosine:
+		qn, xn := s.qn[i], s.xn[:len(prod)]
+		for j, p := range prod {
+			var sc float32
+			if den := qn * xn[j]; den == 0 {
+				sc = float32(math.NaN())
+			} else {
+				sc = float32(float64(p) / den)
+			}
+			if full && sc < worst {
+				continue
+			}
+			offer(j, sc)
+		}
+	case MetricL2:
+		qq, xx := s.qq[i], s.xx[:len(prod)]
+		for j, p := range prod {
+			sc := max(qq+xx[j]-2*p, 0)
+			if full && sc > worst {
+				continue
+			}
+			offer(j, sc)
 		}
 	}
 }

@@ -1,0 +1,11 @@
+//go:build !amd64 || purego
+
+package vector
+
+const haveGemmAsm = false
+
+func gemmNTAsm(c []float32, ldc int, a []float32, lda int, b []float32, ldb int, m, n, k int) {
+	gemmNTGeneric(c, ldc, a, lda, b, ldb, m, n, k)
+}
+
+func peakFMA(iters int) { _ = iters }
