@@ -86,7 +86,7 @@ func newBenchVectorsCommand(v *viper.Viper) *cobra.Command {
 	f.Int64("seed", 1, "dataset seed")
 	f.String("dir", "", "directory for the files (default: a temporary directory, removed afterwards)")
 	f.Bool("json", false, "print the report as JSON")
-	f.String("layouts", "", "comma-separated layouts to run (default all: flba,flba-raw,list,vector-repetition)")
+	f.String("layouts", "", "comma-separated layouts to run (default all: flba,flba-raw,list,vector-repetition,fixed-size-list; flba is the lab's own VECTOR variant, fixed-size-list is PR #241)")
 	f.String("encodings", "", "comma-separated value encodings (default all: plain,bss)")
 	f.String("codecs", "", "comma-separated codecs (default all: none,snappy,zstd,lz4)")
 	f.Int("runs", 3, "timed runs per measurement; the best is kept")

@@ -18,7 +18,7 @@ func TestSpecGoldenCLI(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, errOut)
 		}
-		for _, want := range []string{"wrote 18 file cases", "wrote 6 vector cases", "wrote 1 variant cases"} {
+		for _, want := range []string{"wrote 18 file cases", "wrote 11 vector cases", "wrote 1 variant cases"} {
 			if !strings.Contains(out, want) {
 				t.Errorf("output lacks %q:\n%s", want, out)
 			}

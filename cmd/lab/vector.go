@@ -23,9 +23,23 @@ func newVectorCommand(v *viper.Viper) *cobra.Command {
 		Use: "vector",
 		Example: `  lab vector search emb.parquet --query '[0.1,0.2,0.3]' --k 5
   lab vector take emb.parquet --rows 0,17,42 --json`,
-		Short: "Search and take rows of a VECTOR column (any of the lab's layouts: flba, flba-raw, list, vector-repetition)",
-		Args:  usageArgs(cobra.NoArgs),
-		RunE:  func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
+		Short: "Search and take rows of a VECTOR column (any of the lab's layouts: flba, flba-raw, list, vector-repetition, fixed-size-list)",
+		Long: `Search and take rows of a vector column in any of the layouts the lab
+writes and reads (spec/VECTOR.md), detected from the file:
+
+  flba               the lab's own variant: FIXED_LEN_BYTE_ARRAY(dim x width)
+                     with the lab's VECTOR annotation (an empty struct, union
+                     id 20 by default); element and dimension in key/value
+                     metadata. Not parquet-format PR #241.
+  flba-raw           the same bytes, no annotation.
+  list               the 3-level LIST baseline.
+  vector-repetition  PR #592: a VECTOR group over a "list" group with
+                     repetition VECTOR and vector_length, element "element".
+  fixed-size-list    PR #241: FIXED_LEN_BYTE_ARRAY annotated
+                     FIXED_SIZE_LIST(type=FLOAT|DOUBLE, num_values=dim), union
+                     id 21 by default or PR #241's own 19.`,
+		Args: usageArgs(cobra.NoArgs),
+		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
 	cmd.AddCommand(newVectorSearchCommand(v), newVectorTakeCommand(v))
 	return cmd

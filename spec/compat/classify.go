@@ -14,11 +14,13 @@ import (
 // recognisers say, per annotation, whether a reader's type for the column
 // shows the type: the spellings of a fixed-size float array (DuckDB
 // FLOAT[3], arrow-go fixed_size_list<…>[3], apache-arrow FixedSizeList[3]),
-// of FILE, of VARIANT.
+// of FILE, of VARIANT. FIXED_SIZE_LIST (PR #241) is recognised as VECTOR is.
 var recognisers = map[string]*regexp.Regexp{
-	"FILE":    regexp.MustCompile(`\bFILE\b`),
-	"VECTOR":  regexp.MustCompile(`(?i)\bVECTOR\b|fixed_?size_?list|\[\d+\]$`),
-	"VARIANT": regexp.MustCompile(`(?i)\bVARIANT\b`),
+	"FILE":   regexp.MustCompile(`\bFILE\b`),
+	"VECTOR": regexp.MustCompile(`(?i)\bVECTOR\b|fixed_?size_?list|\[\d+\]$`),
+	// PR #241's FIXED_SIZE_LIST shows as the same fixed-size arrays.
+	"FIXED_SIZE_LIST": regexp.MustCompile(`(?i)\bVECTOR\b|fixed_?size_?list|\[\d+\]$`),
+	"VARIANT":         regexp.MustCompile(`(?i)\bVARIANT\b`),
 }
 
 // Classify classes one reader's outcome on c: err from the read (a

@@ -17,11 +17,16 @@ import (
 // VectorInfo describes a VECTOR golden file.
 type VectorInfo struct {
 	// Layout is a vector.Layout name (flba, flba-raw, list,
-	// vector-repetition).
+	// vector-repetition, fixed-size-list).
 	Layout string `json:"layout"`
 	// Element is a vector.ElementType name; Dim the number of elements.
 	Element string `json:"element"`
 	Dim     int    `json:"dim"`
+	// UnionID is the annotation's LogicalType union id, given for the cases
+	// that exist to pin one: FIXED_SIZE_LIST (the lab's 21, PR #241's 19)
+	// and VECTOR under 19 (PR #592's and arrow-go#854's). Absent, a VECTOR
+	// annotation is under the lab's default, 20.
+	UnionID int16 `json:"union_id,omitempty"`
 }
 
 // vectorDim is every golden vector's dimension: small enough to read.
@@ -37,6 +42,12 @@ var (
 	// cannot hold a null element.
 	vectorRowsDense = [][]float64{{1, 2, 3}, nil, {4, -5.5, 6}}
 	vectorRowsInt8  = [][]float64{{1, 2, 3}, nil, {4, -5, 127}}
+	// vectorRowsRequired is PR #592's first example, a required vector of
+	// required elements: [1,2,3], [4,5,6]. arrow-go's prototype
+	// (apache/arrow-go#854) reads only this form ("This implementation
+	// supports required vectors with required fixed-width primitive
+	// elements").
+	vectorRowsRequired = [][]float64{{1, 2, 3}, {4, 5, 6}}
 )
 
 type vectorCase struct {
@@ -44,22 +55,37 @@ type vectorCase struct {
 	layout            vector.Layout
 	element           vector.ElementType
 	rows              [][]float64
+	// required writes a required column (no row may be nil); id is the
+	// union id (VECTOR or FIXED_SIZE_LIST), 0 for the lab's default, and
+	// is recorded in the sidecar when set.
+	required bool
+	id       int16
 }
 
 func vectorCases() []vectorCase {
 	return []vectorCase{
 		{"flba", "FIXED_LEN_BYTE_ARRAY(12) annotated VECTOR (lab id 20) by a footer rewrite; a null vector",
-			vector.LayoutFLBA, vector.Float32, vectorRowsDense},
+			vector.LayoutFLBA, vector.Float32, vectorRowsDense, false, 0},
 		{"flba-raw", "the same FIXED_LEN_BYTE_ARRAY(12) bytes without any annotation (a baseline)",
-			vector.LayoutFLBARaw, vector.Float32, vectorRowsDense},
+			vector.LayoutFLBARaw, vector.Float32, vectorRowsDense, false, 0},
 		{"list", "the 3-level LIST<float> baseline, no VECTOR annotation; a null vector and a null element",
-			vector.LayoutList, vector.Float32, vectorRowsNullElements},
+			vector.LayoutList, vector.Float32, vectorRowsNullElements, false, 0},
 		{"vector-repetition", "PR #592's layout: a VECTOR group over a group with repetition VECTOR (3) and vector_length 3; its example rows [1,2,3], null, [4,null,6]",
-			vector.LayoutVectorRepetition, vector.Float32, vectorRowsNullElements},
+			vector.LayoutVectorRepetition, vector.Float32, vectorRowsNullElements, false, 0},
 		{"flba-float16", "FIXED_LEN_BYTE_ARRAY(6) of IEEE 754 binary16 elements annotated VECTOR, written by the record model",
-			vector.LayoutFLBA, vector.Float16, vectorRowsDense},
+			vector.LayoutFLBA, vector.Float16, vectorRowsDense, false, 0},
 		{"flba-int8", "FIXED_LEN_BYTE_ARRAY(3) of int8 elements annotated VECTOR, written by the record model",
-			vector.LayoutFLBA, vector.Int8, vectorRowsInt8},
+			vector.LayoutFLBA, vector.Int8, vectorRowsInt8, false, 0},
+		{"vector-repetition-id19", "vector-repetition with the VECTOR annotation under union id 19, the id of PR #592 and of arrow-go's prototype (apache/arrow-go#854), which parquet-format 2.14.0 gives to FILE; its example rows [1,2,3], null, [4,null,6]",
+			vector.LayoutVectorRepetition, vector.Float32, vectorRowsNullElements, false, 19},
+		{"vector-repetition-required", "PR #592's first example: required group emb (VECTOR) { vector group list [3] { required float element } }, rows [1,2,3], [4,5,6], no levels; VECTOR under the lab's id 20",
+			vector.LayoutVectorRepetition, vector.Float32, vectorRowsRequired, true, 0},
+		{"vector-repetition-required-id19", "PR #592's first example (required vector, required elements) with VECTOR under union id 19: the form arrow-go's prototype (apache/arrow-go#854) writes and reads",
+			vector.LayoutVectorRepetition, vector.Float32, vectorRowsRequired, true, 19},
+		{"fixed-size-list", "PR #241's layout: optional FIXED_LEN_BYTE_ARRAY(12) annotated FIXED_SIZE_LIST(type=FLOAT, num_values=3), the FixedSizeListType struct under the lab's union id 21; a null vector",
+			vector.LayoutFixedSizeList, vector.Float32, vectorRowsDense, false, 21},
+		{"fixed-size-list-id19", "PR #241's layout under PR #241's own union id 19 (FILE's in parquet-format 2.14.0): FIXED_LEN_BYTE_ARRAY(12) annotated FIXED_SIZE_LIST(type=FLOAT, num_values=3); a null vector",
+			vector.LayoutFixedSizeList, vector.Float32, vectorRowsDense, false, 19},
 	}
 }
 
@@ -91,10 +117,16 @@ func generateVectorCases(out, work string) error {
 }
 
 func writeFloat32Layout(path string, c vectorCase) error {
-	col := vector.Column{Dim: vectorDim, Null: make([]bool, len(c.rows)), Nullable: true}
+	col := vector.Column{Dim: vectorDim, Null: make([]bool, len(c.rows)), Nullable: !c.required}
+	if c.required {
+		col.Null = nil
+	}
 	nullElements := false
 	for i, r := range c.rows {
 		if r == nil {
+			if c.required {
+				return fmt.Errorf("row %d is null in a required column", i)
+			}
 			col.Null[i] = true
 			r = make([]float64, vectorDim)
 		}
@@ -116,7 +148,13 @@ func writeFloat32Layout(path string, c vectorCase) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	return vector.WriteFile(path, col, vector.WriteOptions{Layout: c.layout})
+	opts := vector.WriteOptions{Layout: c.layout}
+	if c.layout == vector.LayoutFixedSizeList {
+		opts.FixedSizeListID = c.id
+	} else {
+		opts.VectorID = c.id
+	}
+	return vector.WriteFile(path, col, opts)
 }
 
 // writeElementVectors writes emb as an optional fixed[dim × width] column
@@ -158,9 +196,12 @@ func vectorSidecar(c vectorCase) (Sidecar, error) {
 	s := Sidecar{
 		Case: c.name, Kind: KindVector, Description: c.description, File: c.name + ".parquet",
 		Column: vector.ColumnName, Annotation: "VECTOR",
-		Vector: &VectorInfo{Layout: c.layout.String(), Element: c.element.String(), Dim: vectorDim},
+		Vector: &VectorInfo{Layout: c.layout.String(), Element: c.element.String(), Dim: vectorDim, UnionID: c.id},
 	}
-	flba := c.layout == vector.LayoutFLBA || c.layout == vector.LayoutFLBARaw
+	if c.layout == vector.LayoutFixedSizeList {
+		s.Annotation = "FIXED_SIZE_LIST"
+	}
+	flba := c.layout == vector.LayoutFLBA || c.layout == vector.LayoutFLBARaw || c.layout == vector.LayoutFixedSizeList
 	for i, r := range c.rows {
 		var meaning, physical any
 		if r != nil {

@@ -4,9 +4,11 @@
 // and ann-benchmarks style recall tooling.
 //
 // The byte layout of one vector is what a Parquet FIXED_LEN_BYTE_ARRAY of
-// dim × width bytes holds (parquet-format PR #241): the elements in order,
-// each little-endian. The Parquet layouts themselves live elsewhere; this
-// package only turns those bytes into float32 rows and searches them.
+// dim × width bytes holds: the elements in order, each little-endian (for
+// float32 and float64 the PLAIN representation that parquet-format PR #241's
+// FIXED_SIZE_LIST prescribes; the lab's own flba variant uses the same cells
+// for float16 and int8 too). layout.go, pagewriter.go and pagereader.go
+// write and read the Parquet layouts (Layout) around those bytes.
 //
 // Everything is computed in float32 (other element types convert to float32
 // first), except ground truth for recall, which is float64 so that it can

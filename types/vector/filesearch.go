@@ -26,9 +26,12 @@ type FileBlocks struct {
 	results chan chan pageResult
 	done    chan struct{}
 	once    sync.Once
-	err     error
-	rows    []int64 // running row count per chunk
-	bufs    *pageBuffers
+	// decoders counts the page decoders in flight: Close waits for them, so
+	// that none reads the file's mapping after the caller closes the File.
+	decoders sync.WaitGroup
+	err      error
+	rows     []int64 // running row count per chunk
+	bufs     *pageBuffers
 	// join carries a row cut at a page boundary; chunk is the chunk of the
 	// last page seen (-1 before the first), pending blocks ready to hand out.
 	join    rowJoin
@@ -79,7 +82,9 @@ func (f *File) Blocks(workers int) *FileBlocks {
 				case <-b.done:
 					return
 				}
+				b.decoders.Add(1)
 				go func() {
+					defer b.decoders.Done()
 					defer func() { <-sem }()
 					p, err := f.decodePageWith(ref, f.info.Dim, b.bufs)
 					ch <- pageResult{ref: ref, p: p, err: err}
@@ -178,7 +183,10 @@ func (b *FileBlocks) endChunk() error {
 	return err
 }
 
-// Close stops the decoders.
+// Close stops the decoders and waits for those still decoding a page: a
+// decoder reads the File's memory mapping, which File.Close unmaps, so a
+// decoder outliving Close (a search that stopped at a bad page while later
+// pages were being decoded) would fault.
 func (b *FileBlocks) Close() {
 	b.once.Do(func() {
 		close(b.done)
@@ -186,6 +194,7 @@ func (b *FileBlocks) Close() {
 		// are buffered, so only the dispatcher needs waking).
 		for range b.results {
 		}
+		b.decoders.Wait()
 	})
 }
 

@@ -6,6 +6,8 @@ import (
 
 	"github.com/parquet-go/parquet-go/compress"
 	"github.com/parquet-go/parquet-go/format"
+
+	"github.com/coltype-lab/lab/formats/parquet/footer"
 )
 
 // Layout is one of the candidate Parquet layouts of a VECTOR column. Every
@@ -16,8 +18,10 @@ import (
 type Layout uint8
 
 const (
-	// LayoutFLBA is FIXED_LEN_BYTE_ARRAY(dim × 4) annotated with the lab's
-	// VECTOR logical type by a footer rewrite (parquet-format PR #241's shape).
+	// LayoutFLBA is the lab's own variant: FIXED_LEN_BYTE_ARRAY(dim × width)
+	// annotated with the lab's VECTOR logical type (an empty struct under
+	// the VECTOR id) by a footer rewrite, the element type and dimension in
+	// the key/value mirror only. It is not PR #241; LayoutFixedSizeList is.
 	LayoutFLBA Layout = iota + 1
 	// LayoutFLBARaw is the same bytes without the annotation.
 	LayoutFLBARaw
@@ -28,11 +32,24 @@ const (
 	// emb (VECTOR) { vector group list [N] { required|optional float element } },
 	// the middle group with FieldRepetitionType VECTOR = 3 and vector_length N.
 	LayoutVectorRepetition
+	// LayoutFixedSizeList is parquet-format PR #241's layout: the same
+	// FIXED_LEN_BYTE_ARRAY(dim × width) cells as flba, annotated
+	// FIXED_SIZE_LIST(type=FLOAT|DOUBLE, num_values=dim), the
+	// FixedSizeListType struct in the footer carrying both parameters, under
+	// WriteOptions.FixedSizeListID. Only float32 and float64 elements: the
+	// struct names a physical type, and no physical type is float16, int8
+	// or bfloat16.
+	LayoutFixedSizeList
 )
 
 // Layouts lists every layout in declaration order.
 func Layouts() []Layout {
-	return []Layout{LayoutFLBA, LayoutFLBARaw, LayoutList, LayoutVectorRepetition}
+	return []Layout{LayoutFLBA, LayoutFLBARaw, LayoutList, LayoutVectorRepetition, LayoutFixedSizeList}
+}
+
+// flat reports whether l stores a vector as one FIXED_LEN_BYTE_ARRAY cell.
+func (l Layout) flat() bool {
+	return l == LayoutFLBA || l == LayoutFLBARaw || l == LayoutFixedSizeList
 }
 
 func (l Layout) String() string {
@@ -45,6 +62,8 @@ func (l Layout) String() string {
 		return "list"
 	case LayoutVectorRepetition:
 		return "vector-repetition"
+	case LayoutFixedSizeList:
+		return "fixed-size-list"
 	}
 	return fmt.Sprintf("Layout(%d)", uint8(l))
 }
@@ -56,7 +75,7 @@ func ParseLayout(name string) (Layout, error) {
 			return l, nil
 		}
 	}
-	return 0, fmt.Errorf("vector: unknown layout %q (want flba, flba-raw, list or vector-repetition)", name)
+	return 0, fmt.Errorf("vector: unknown layout %q (want flba, flba-raw, list, vector-repetition or fixed-size-list)", name)
 }
 
 // ValueEncoding is how the float bytes of a page are encoded.
@@ -169,8 +188,14 @@ type WriteOptions struct {
 	// slightly larger.
 	PageBytes int
 	// VectorID is the VECTOR logical type's union id (default
-	// footer.DefaultVectorID).
+	// footer.DefaultVectorID). flba takes an id above 19; vector-repetition
+	// also takes 19 (footer.VectorProposalID), the id of PR #592 and of
+	// arrow-go's prototype, which a parquet-format 2.14.0 reader sees as FILE.
 	VectorID int16
+	// FixedSizeListID is the fixed-size-list layout's FIXED_SIZE_LIST union
+	// id (default footer.DefaultFixedSizeListID, 21). 19 is PR #241's own id
+	// (footer.PR241FixedSizeListID), and FILE's in parquet-format 2.14.0.
+	FixedSizeListID int16
 	// Element is the element type stored in the file (default Float32).
 	// Column.Data is converted on write (ElementType.EncodeAppend: float16
 	// and bfloat16 round to nearest even, int8 fails on values that do not
@@ -179,7 +204,7 @@ type WriteOptions struct {
 	// with the FLOAT16 logical type, int8 as INT32 annotated INT(8, signed)
 	// and bfloat16 as FIXED_LEN_BYTE_ARRAY(2) with no logical type. flba
 	// cannot hold bfloat16 (the VECTOR annotation has no name for it);
-	// flba-raw can.
+	// flba-raw can. fixed-size-list holds float32 and float64 only.
 	Element ElementType
 }
 
@@ -209,14 +234,39 @@ func (o WriteOptions) withDefaults() (WriteOptions, error) {
 		return o, fmt.Errorf("vector: unknown element type %v", o.Element)
 	case o.Element == BFloat16 && o.Layout == LayoutFLBA:
 		return o, fmt.Errorf("vector: layout flba cannot hold bfloat16: the VECTOR annotation names FLOAT, DOUBLE, FLOAT16 or INT8 and no Parquet type holds bfloat16; write flba-raw (the element type then lives in the %s key/value entry)", ElementKey)
-	case o.Layout < LayoutFLBA || o.Layout > LayoutVectorRepetition:
+	case o.Layout < LayoutFLBA || o.Layout > LayoutFixedSizeList:
 		return o, fmt.Errorf("vector: unknown layout %v", o.Layout)
+	case o.Layout == LayoutFixedSizeList && o.Element != Float32 && o.Element != Float64:
+		return o, fixedSizeListElementError(o.Element)
+	case o.VectorID < 0 || o.VectorID > 0 && o.VectorID < footer.VectorProposalID,
+		o.VectorID == footer.VectorProposalID && o.Layout != LayoutVectorRepetition:
+		return o, fmt.Errorf("vector: VECTOR union id %d: want an id above 19, or 19 (PR #592's and arrow-go's prototype's) for vector-repetition only, where the VECTOR middle group tells it from FILE", o.VectorID)
+	case o.FixedSizeListID < 0 || o.FixedSizeListID > 0 && o.FixedSizeListID < footer.PR241FixedSizeListID,
+		o.FixedSizeListID == footer.DefaultVectorID:
+		return o, fmt.Errorf("vector: FIXED_SIZE_LIST union id %d: want 19 (PR #241's) or an id above 20 (20 is the lab's VECTOR)", o.FixedSizeListID)
 	case o.Encoding != EncodingPlain && o.Encoding != EncodingByteStreamSplit:
 		return o, fmt.Errorf("vector: unknown value encoding %v", o.Encoding)
 	case o.Codec < CodecNone || o.Codec > CodecLZ4:
 		return o, fmt.Errorf("vector: unknown codec %v", o.Codec)
 	}
 	return o, nil
+}
+
+// fixedSizeListElementError says why t cannot be a fixed-size-list element.
+// PR #241's FixedSizeListType is {1: required Type type; 2: required i32
+// num_values}: the element is a physical type (not BOOLEAN, INT96 or
+// BYTE_ARRAY) in its PLAIN bytes, with no field for a logical type.
+func fixedSizeListElementError(t ElementType) error {
+	why := "it is not one of the lab's element types"
+	switch t {
+	case Float16:
+		why = "Parquet's FLOAT16 is a logical type on FIXED_LEN_BYTE_ARRAY(2), and FixedSizeListType has no field for the element's logical type (type=FIXED_LEN_BYTE_ARRAY would say only \"2 opaque bytes\")"
+	case Int8:
+		why = "Parquet has no 1-byte physical type (INT(8) is a logical type on 4-byte INT32), and FixedSizeListType has no field for the element's logical type"
+	case BFloat16:
+		why = "no Parquet type, physical or logical, is bfloat16"
+	}
+	return fmt.Errorf("vector: layout fixed-size-list cannot hold %v elements: PR #241's FIXED_SIZE_LIST names the element by its physical type only (INT32, INT64, FLOAT, DOUBLE or FIXED_LEN_BYTE_ARRAY), and %s; write float32 or float64, or the lab's flba layout (float16, int8) or flba-raw (bfloat16)", t, why)
 }
 
 // Column is the data of one vector column, in float32 whatever the element

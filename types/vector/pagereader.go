@@ -343,10 +343,16 @@ func detectLayout(meta *footer.FileMetaData, column string) (FileInfo, []string,
 	el := &s[top]
 	name := el.Name
 	anns, _ := footer.ReadAnnotations(meta)
-	var ann *footer.Annotation
+	var ann, fsl *footer.Annotation
 	for k := range anns {
-		if anns[k].Kind == footer.KindVector && slices.Equal(anns[k].Path, []string{name}) {
+		if !slices.Equal(anns[k].Path, []string{name}) {
+			continue
+		}
+		switch anns[k].Kind {
+		case footer.KindVector:
 			ann = &anns[k]
+		case footer.KindFixedSizeList:
+			fsl = &anns[k]
 		}
 	}
 	info := FileInfo{Nullable: el.RepetitionType.V == footer.Optional, Element: Float32}
@@ -367,6 +373,9 @@ func detectLayout(meta *footer.FileMetaData, column string) (FileInfo, []string,
 	if !el.IsGroup() {
 		if el.Type.V != format.FixedLenByteArray {
 			return info, nil, fmt.Errorf("column %s is a %s leaf; a vector leaf is FIXED_LEN_BYTE_ARRAY", name, el.Type.V)
+		}
+		if fsl != nil {
+			return fixedSizeListInfo(info, el, fsl, hint)
 		}
 		info.Layout = LayoutFLBARaw
 		if _, ok := el.LogicalType.Value.(*footer.VectorType); ok || ann != nil {
@@ -402,6 +411,11 @@ func detectLayout(meta *footer.FileMetaData, column string) (FileInfo, []string,
 	}
 	mid, elem := &s[top+1], &s[top+2]
 	path := []string{name, mid.Name, elem.Name}
+	if mid.RepetitionType.V == footer.Vector {
+		if err := checkVectorRepetitionSchema(el, mid, elem); err != nil {
+			return info, nil, fmt.Errorf("column %s: %w", name, err)
+		}
+	}
 	et, err := elementFromLeaf(elem, hint)
 	if err != nil {
 		return info, nil, fmt.Errorf("column %s: %w", name, err)
@@ -436,6 +450,88 @@ func detectLayout(meta *footer.FileMetaData, column string) (FileInfo, []string,
 		return info, nil, fmt.Errorf("column %s: element is %s, want optional or required", name, elem.RepetitionType.V)
 	}
 	return info, path, nil
+}
+
+// fixedSizeListInfo describes the fixed-size-list column el, annotated
+// fsl (ReadAnnotations found FIXED_SIZE_LIST on it). PR #241: "Readers must
+// treat violating metadata as invalid", so an annotation CheckFixedSizeList
+// refuses is an error, as is an element type the lab has none for (INT32,
+// INT64, FIXED_LEN_BYTE_ARRAY) and a key/value ElementKey entry that
+// disagrees.
+func fixedSizeListInfo(info FileInfo, el *footer.SchemaElement, fsl *footer.Annotation, hint ElementType) (FileInfo, []string, error) {
+	name := el.Name
+	t, ok, err := footer.AsFixedSizeList(el.LogicalType.Value, fsl.ID)
+	switch {
+	case err != nil:
+		return info, nil, fmt.Errorf("column %s: %w", name, err)
+	case !ok && el.LogicalType.Value != nil:
+		return info, nil, fmt.Errorf("column %s: the key/value mirror says FIXED_SIZE_LIST (id %d), the footer %s", name, fsl.ID, el.LogicalType.String())
+	case !ok:
+		// Only the mirror is left (a tool dropped the annotation): it
+		// records the struct's fields.
+		typ := map[string]format.Type{"FLOAT": format.Float, "DOUBLE": format.Double, "INT32": format.Int32,
+			"INT64": format.Int64, "FIXED_LEN_BYTE_ARRAY": format.FixedLenByteArray}
+		tt, known := typ[fsl.Element]
+		if !known {
+			return info, nil, fmt.Errorf("column %s: the key/value mirror's FIXED_SIZE_LIST element %q is not a type PR #241 allows", name, fsl.Element)
+		}
+		t = &footer.FixedSizeListType{ID: fsl.ID, Type: tt, NumValues: fsl.VectorLength}
+	}
+	if err := footer.CheckFixedSizeList(t, el); err != nil {
+		return info, nil, fmt.Errorf("column %s: invalid FIXED_SIZE_LIST metadata (PR #241: \"Readers must treat violating metadata as invalid\"): %w", name, err)
+	}
+	switch t.Type {
+	case format.Float:
+		info.Element = Float32
+	case format.Double:
+		info.Element = Float64
+	default:
+		return info, nil, fmt.Errorf("column %s: FIXED_SIZE_LIST(type=%s): valid, but the lab's vector reader reads FLOAT and DOUBLE elements only", name, t.Type)
+	}
+	if hint != 0 && hint != info.Element {
+		return info, nil, fmt.Errorf("column %s: FIXED_SIZE_LIST(type=%s) disagrees with the %s entry %v", name, t.Type, ElementKey, hint)
+	}
+	info.Layout = LayoutFixedSizeList
+	info.Dim = int(t.NumValues)
+	return info, []string{name}, nil
+}
+
+// checkVectorRepetitionSchema checks the names and types PR #592 (head
+// 94d5ced, LogicalTypes.md "Vectors") requires of the vector-repetition
+// layout: "The outer-most level must be a group annotated with
+// `LogicalType.VECTOR` that contains a single field named `list`"; "The
+// middle level, named `list`, must be a group with `repetition_type =
+// VECTOR`, exactly one field named `element`, and a positive
+// `SchemaElement.vector_length`. It must not have a logical type or
+// converted type."; and of vector_length, "This must be set, and positive,
+// when repetition_type is VECTOR and must not be set otherwise". The
+// outer group's annotation is not required (a footer rewrite by a tool that
+// drops unknown logical types leaves the VECTOR repetition, which says as
+// much), but another known type there (LIST, MAP, a converted type) is refused.
+func checkVectorRepetitionSchema(outer, mid, elem *footer.SchemaElement) error {
+	const pr = "PR #592"
+	switch {
+	case mid.Name != "list":
+		return fmt.Errorf("the VECTOR-repeated middle group is named %q; %s: \"The middle level, named `list`\"", mid.Name, pr)
+	case elem.Name != "element":
+		return fmt.Errorf("the vector element is named %q; %s: the middle group has \"exactly one field named `element`\"", elem.Name, pr)
+	case mid.LogicalType.Value != nil:
+		return fmt.Errorf("the VECTOR-repeated middle group %q has logical type %s; %s: \"It must not have a logical type or converted type.\"", mid.Name, mid.LogicalType.String(), pr)
+	case mid.ConvertedType.Valid:
+		return fmt.Errorf("the VECTOR-repeated middle group %q has converted type %d; %s: \"It must not have a logical type or converted type.\"", mid.Name, mid.ConvertedType.V, pr)
+	case outer.ConvertedType.Valid:
+		return fmt.Errorf("the VECTOR group %q has converted type %d; %s: \"The outer-most level must be a group annotated with `LogicalType.VECTOR`\"", outer.Name, outer.ConvertedType.V, pr)
+	case outer.VectorLength.Valid || elem.VectorLength.Valid:
+		return fmt.Errorf("vector_length is set on a field whose repetition is not VECTOR; %s: vector_length \"must not be set otherwise\"", pr)
+	}
+	switch outer.LogicalType.Value.(type) {
+	case nil, *footer.VectorType, *footer.FileType, *footer.UnknownLogicalType:
+		// VECTOR under the lab's id, 19 (PR #592's, read as FILE by the
+		// codec), another id, or dropped.
+	default:
+		return fmt.Errorf("the VECTOR group %q has logical type %s; %s: \"The outer-most level must be a group annotated with `LogicalType.VECTOR`\"", outer.Name, outer.LogicalType.String(), pr)
+	}
+	return nil
 }
 
 // inferListDim takes a list column's dimension from its first non-null
@@ -563,7 +659,7 @@ func (f *File) readDictionary(c *chunk) error {
 			return fmt.Errorf("%s: decompress: %w", where, err)
 		}
 	}
-	flba := f.info.Layout == LayoutFLBA || f.info.Layout == LayoutFLBARaw
+	flba := f.info.Layout.flat()
 	vals, _, err := decodeFloats(body, int(d.NumValues), format.Plain, flba, f.info.Dim, f.info.Element)
 	if err != nil {
 		return fmt.Errorf("%s: %w", where, err)
@@ -884,7 +980,7 @@ func (f *File) decodeBody(pl pageLayout, c *chunk, body []byte, wantDim int, buf
 			}
 		}
 	}
-	flba := info.Layout == LayoutFLBA || info.Layout == LayoutFLBARaw
+	flba := info.Layout.flat()
 	var elems []float32
 	var zero bool
 	if pl.encoding == format.RLEDictionary || pl.encoding == format.PlainDictionary {
@@ -901,7 +997,7 @@ func (f *File) decodeBody(pl pageLayout, c *chunk, body []byte, wantDim int, buf
 	}
 	zero = zero && !pl.compressed
 	switch info.Layout {
-	case LayoutFLBA, LayoutFLBARaw:
+	case LayoutFLBA, LayoutFLBARaw, LayoutFixedSizeList:
 		p := decodedPage{rows: nv, vectors: elems, dim: info.Dim, zeroCopy: zero}
 		if defs != nil && nonNull != nv {
 			p.present = make([]bool, nv)

@@ -33,8 +33,9 @@ var parquetCodecs = map[format.CompressionCodec]compress.Codec{
 var compactProtocol thrift.CompactProtocol
 
 // WriteFile writes col to path as a single-column Parquet file (column emb)
-// in the layout opts.Layout. flba, flba-raw and list are written by
-// parquet-go; flba then gets its VECTOR annotation by a footer rewrite.
+// in the layout opts.Layout. flba, flba-raw, fixed-size-list and list are
+// written by parquet-go; flba then gets the lab's VECTOR annotation, and
+// fixed-size-list PR #241's FIXED_SIZE_LIST, by a footer rewrite.
 // vector-repetition, which parquet-go cannot express, is written page by page
 // (writeVectorRepetition).
 //
@@ -51,7 +52,7 @@ func WriteFile(path string, col Column, opts WriteOptions) (err error) {
 	if err := col.check(); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	if col.nullableElements() && (opts.Layout == LayoutFLBA || opts.Layout == LayoutFLBARaw) {
+	if col.nullableElements() && opts.Layout.flat() {
 		return fmt.Errorf("write %s: layout %v cannot hold null elements (a FIXED_LEN_BYTE_ARRAY cell is all or nothing)", path, opts.Layout)
 	}
 	f, err := os.Create(path)
@@ -76,7 +77,8 @@ func WriteFile(path string, col Column, opts WriteOptions) (err error) {
 	default:
 		// parquet-go writes the file; the footer rewrite, in place, fixes
 		// what it cannot: the ColumnIndex (unlinked), the VECTOR annotation
-		// (flba), the FLOAT16 logical type (list).
+		// (flba), FIXED_SIZE_LIST (fixed-size-list), the FLOAT16 logical
+		// type (list).
 		if err := writeParquetGo(f, col, opts); err != nil {
 			return fmt.Errorf("write %s: %w", path, err)
 		}
@@ -93,6 +95,12 @@ func WriteFile(path string, col Column, opts WriteOptions) (err error) {
 				element, _ := opts.Element.ParquetElement() // withDefaults refused bfloat16
 				return footer.Annotate(m, []string{ColumnName}, footer.Annotation{
 					Kind: footer.KindVector, ID: id, VectorLength: int32(col.Dim), Element: element})
+			case opts.Layout == LayoutFixedSizeList:
+				// PR #241: "type: the primitive physical type of each
+				// element"; withDefaults allowed float32 and float64 only.
+				return footer.Annotate(m, []string{ColumnName}, footer.Annotation{
+					Kind: footer.KindFixedSizeList, ID: opts.FixedSizeListID,
+					VectorLength: int32(col.Dim), Element: opts.Element.physicalType().String()})
 			}
 			return nil
 		}, footer.WithVectorID(id), footer.AllowUnlinkingColumnIndexes())

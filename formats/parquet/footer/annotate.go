@@ -24,7 +24,9 @@ import (
 //
 // Paths are arrays of names (names may contain dots). "vector_repetition" is
 // true when the middle group uses VECTOR repetition (the PR #592 layout)
-// instead of the REPEATED list layout.
+// instead of the REPEATED list layout. A FIXED_SIZE_LIST (PR #241) entry has
+// kind "FIXED_SIZE_LIST", its id, "vector_length" = num_values and
+// "element" = its type, e.g. "FLOAT".
 const MirrorKey = "coltype.annotations"
 
 const mirrorVersion = 1
@@ -35,6 +37,10 @@ type Kind string
 const (
 	KindFile   Kind = "FILE"
 	KindVector Kind = "VECTOR"
+	// KindFixedSizeList is parquet-format PR #241's FIXED_SIZE_LIST on a
+	// FIXED_LEN_BYTE_ARRAY leaf (FixedSizeListType). Its parameters live in
+	// the thrift struct; the mirror repeats them and records the union id.
+	KindFixedSizeList Kind = "FIXED_SIZE_LIST"
 	// KindUnknown is a LogicalType member this model does not know; it is
 	// only ever read, never written by Annotate.
 	KindUnknown Kind = "UNKNOWN"
@@ -45,9 +51,11 @@ type Annotation struct {
 	Path []string `json:"path"`
 	Kind Kind     `json:"kind"`
 	// ID is the LogicalType union id: 19 for FILE, the VECTOR id (default
-	// 20), or the unknown member's id. For Annotate, 0 means the default.
+	// 20), the FIXED_SIZE_LIST id (default 21), or the unknown member's id.
+	// For Annotate, 0 means the default.
 	ID int16 `json:"id"`
-	// VectorLength is the number of element slots per VECTOR value.
+	// VectorLength is the number of element slots per VECTOR value, and
+	// FIXED_SIZE_LIST's num_values.
 	VectorLength int32 `json:"vector_length,omitempty"`
 	// VectorRepetition selects the PR #592 layout: Annotate also sets the
 	// middle group's repetition to VECTOR and its vector_length (a shape
@@ -56,7 +64,9 @@ type Annotation struct {
 	// the length lives in the mirror only.
 	VectorRepetition bool `json:"vector_repetition,omitempty"`
 	// Element describes the VECTOR element: its physical type, or "GROUP".
-	// Annotate fills it in from the schema.
+	// Annotate fills it in from the schema. For FIXED_SIZE_LIST it is the
+	// struct's type (INT32, INT64, FLOAT, DOUBLE or FIXED_LEN_BYTE_ARRAY),
+	// which Annotate needs.
 	Element string `json:"element,omitempty"`
 
 	// Where ReadAnnotations found the annotation (not part of the mirror).
@@ -108,6 +118,9 @@ func Annotate(meta *FileMetaData, columnPath []string, a Annotation) (err error)
 	}
 	where := pathString(columnPath)
 	el := &meta.Schema[i]
+	if a.Kind == KindFixedSizeList {
+		return annotateFixedSizeList(meta, i, columnPath, a)
+	}
 	if !el.IsGroup() {
 		if a.Kind == KindVector {
 			return annotateVectorLeaf(meta, tree, i, columnPath, a)
@@ -130,8 +143,9 @@ func Annotate(meta *FileMetaData, columnPath []string, a Annotation) (err error)
 		if id == 0 {
 			id = DefaultVectorID
 		}
-		if isStandardID(id) || id < 0 {
-			return fmt.Errorf("annotate column %s: VECTOR union id %d collides with parquet-format's ids 1-19 or is negative", where, id)
+		if (isStandardID(id) && !(id == VectorProposalID && a.VectorRepetition)) || id < 0 {
+			return fmt.Errorf("annotate column %s: VECTOR union id %d collides with parquet-format's ids 1-19 or is negative "+
+				"(19, the id of PR #592 and arrow-go's prototype, only with VectorRepetition, where the VECTOR middle group tells it from FILE)", where, id)
 		}
 		if a.VectorLength <= 0 {
 			return fmt.Errorf("annotate column %s: VECTOR needs a positive vector length, got %d", where, a.VectorLength)
@@ -147,6 +161,16 @@ func Annotate(meta *FileMetaData, columnPath []string, a Annotation) (err error)
 		}
 		el.LogicalType = LogicalType{Value: &VectorType{ID: id}}
 		m := &meta.Schema[middle]
+		if a.VectorRepetition || m.RepetitionType.V == Vector {
+			// PR #592: "The middle level, named `list`, must be a group
+			// with `repetition_type = VECTOR`, exactly one field named
+			// `element`". The REPEATED list layout keeps whatever names
+			// its writer chose.
+			if m.Name != "list" || meta.Schema[element].Name != "element" {
+				return fmt.Errorf("annotate column %s: VECTOR repetition needs the middle group named \"list\" and its field \"element\" (PR #592), not %q and %q",
+					where, m.Name, meta.Schema[element].Name)
+			}
+		}
 		if a.VectorRepetition {
 			m.RepetitionType = thrift.New(Vector)
 			m.VectorLength = thrift.New(a.VectorLength)
@@ -157,14 +181,78 @@ func Annotate(meta *FileMetaData, columnPath []string, a Annotation) (err error)
 			return fmt.Errorf("annotate column %s: the middle group already has VECTOR repetition; set VectorRepetition", where)
 		}
 	default:
-		return fmt.Errorf("annotate column %s: Annotate writes FILE or VECTOR, not %q", where, a.Kind)
+		return fmt.Errorf("annotate column %s: Annotate writes FILE, VECTOR or FIXED_SIZE_LIST, not %q", where, a.Kind)
 	}
 	return setMirrorEntry(meta, entry)
 }
 
-// VectorElementWidths are the element types of the FIXED_LEN_BYTE_ARRAY
-// VECTOR layout (one cell holds vector_length little-endian elements, as
-// parquet-format PR #241 lays them out) and their widths in bytes. The names
+// fixedSizeListElements are the element types PR #241 allows, by the names
+// Annotation.Element uses for them.
+var fixedSizeListElements = map[string]format.Type{
+	"INT32":                format.Int32,
+	"INT64":                format.Int64,
+	"FLOAT":                format.Float,
+	"DOUBLE":               format.Double,
+	"FIXED_LEN_BYTE_ARRAY": format.FixedLenByteArray,
+}
+
+// annotateFixedSizeList puts PR #241's FIXED_SIZE_LIST on the leaf i:
+// FixedSizeListType{type: a.Element, num_values: a.VectorLength} under
+// a.ID (0: DefaultFixedSizeListID), checked by CheckFixedSizeList. The id
+// may be PR #241's own 19, which parquet-format 2.14.0 gives to FILE (a
+// 2.14.0 reader then sees FILE on a leaf, which FILE cannot annotate), or
+// any id above 19 except the lab's VECTOR id and an id another annotation
+// of this footer uses.
+func annotateFixedSizeList(meta *FileMetaData, i int, columnPath []string, a Annotation) error {
+	where := pathString(columnPath)
+	id := a.ID
+	if id == 0 {
+		id = DefaultFixedSizeListID
+	}
+	switch {
+	case id < 0 || isStandardID(id) && id != PR241FixedSizeListID:
+		return fmt.Errorf("annotate column %s: FIXED_SIZE_LIST union id %d is negative or one of parquet-format's ids 1-18 (19 is PR #241's own)", where, id)
+	case id == DefaultVectorID:
+		return fmt.Errorf("annotate column %s: FIXED_SIZE_LIST union id %d is the lab's VECTOR id; the lab's readers would read it as VECTOR", where, id)
+	}
+	if a.VectorRepetition {
+		return fmt.Errorf("annotate column %s: FIXED_SIZE_LIST is a primitive leaf and has no VECTOR repetition", where)
+	}
+	typ, ok := fixedSizeListElements[a.Element]
+	if !ok {
+		return fmt.Errorf("annotate column %s: FIXED_SIZE_LIST element type %q is not one PR #241 allows (INT32, INT64, FLOAT, DOUBLE, FIXED_LEN_BYTE_ARRAY; not BOOLEAN, INT96 or BYTE_ARRAY)", where, a.Element)
+	}
+	el := &meta.Schema[i]
+	t := &FixedSizeListType{ID: id, Type: typ, NumValues: a.VectorLength}
+	if err := CheckFixedSizeList(t, el); err != nil {
+		return fmt.Errorf("annotate column %s: %w", where, err)
+	}
+	if el.LogicalType.Value != nil {
+		if _, ok, _ := AsFixedSizeList(el.LogicalType.Value, id); !ok {
+			return fmt.Errorf("annotate column %s: the leaf already has logical type %s", where, el.LogicalType.String())
+		}
+	}
+	if el.ConvertedType.Valid {
+		return fmt.Errorf("annotate column %s: the leaf has a converted type (%d); FIXED_SIZE_LIST has none (PR #241: \"no compatible ConvertedType\")", where, el.ConvertedType.V)
+	}
+	m, err := readMirror(meta)
+	if err != nil {
+		return err
+	}
+	for _, e := range m.Annotations {
+		if e.ID == id && e.Kind != KindFixedSizeList && !slices.Equal(e.Path, columnPath) {
+			return fmt.Errorf("annotate column %s: union id %d is already the %s of column %s in this footer", where, id, e.Kind, pathString(e.Path))
+		}
+	}
+	el.LogicalType = LogicalType{Value: t}
+	return setMirrorEntry(meta, Annotation{Path: slices.Clone(columnPath), Kind: KindFixedSizeList, ID: id,
+		VectorLength: a.VectorLength, Element: a.Element})
+}
+
+// VectorElementWidths are the element types of the lab's own
+// FIXED_LEN_BYTE_ARRAY VECTOR layout, flba (one cell holds vector_length
+// little-endian elements, the PLAIN bytes PR #241's FIXED_SIZE_LIST also
+// uses), and their widths in bytes. The names
 // are the mirror's "element" values. bfloat16 is absent: Parquet has no type
 // for it, so no reader could tell its bytes from float16.
 var VectorElementWidths = map[string]int32{
@@ -174,10 +262,12 @@ var VectorElementWidths = map[string]int32{
 	"INT8":    1,
 }
 
-// annotateVectorLeaf puts VECTOR on a FIXED_LEN_BYTE_ARRAY leaf: the flat
-// layout, where the annotation says the fixed bytes are VectorLength
-// elements of type a.Element. Nothing in the thrift model holds the element
-// type or the length, so they live in the mirror.
+// annotateVectorLeaf puts VECTOR on a FIXED_LEN_BYTE_ARRAY leaf: the lab's
+// own flat layout (flba; not PR #241, whose FIXED_SIZE_LIST carries its
+// parameters in the thrift struct, see annotateFixedSizeList), where the
+// annotation says the fixed bytes are VectorLength elements of type
+// a.Element. Nothing in the empty VectorType struct holds the element type
+// or the length, so they live in the mirror.
 func annotateVectorLeaf(meta *FileMetaData, tree *schemaTree, i int, columnPath []string, a Annotation) error {
 	where := pathString(columnPath)
 	id := a.ID
@@ -288,6 +378,75 @@ func fileChild(e *SchemaElement) file.Child {
 	return c
 }
 
+// describeVectorGroup fills in what the schema says of the VECTOR group i:
+// the middle group's VECTOR repetition and vector_length, and the element.
+func describeVectorGroup(meta *FileMetaData, tree *schemaTree, i int, a *Annotation) {
+	c := tree.children[i]
+	if len(c) != 1 {
+		return
+	}
+	m := &meta.Schema[c[0]]
+	if m.RepetitionType.Valid && m.RepetitionType.V == Vector {
+		a.VectorRepetition, a.VectorLength = true, m.VectorLength.V
+	}
+	if e := tree.children[c[0]]; len(e) == 1 {
+		a.Element = "GROUP"
+		if x := &meta.Schema[e[0]]; !x.IsGroup() {
+			a.Element = x.Type.V.String()
+		}
+	}
+}
+
+// vectorRepeatedChild is the index of group i's only child when that child
+// is a group with VECTOR repetition, else -1.
+func vectorRepeatedChild(tree *schemaTree, i int) int {
+	c := tree.children[i]
+	if !tree.schema[i].IsGroup() || len(c) != 1 {
+		return -1
+	}
+	m := &tree.schema[c[0]]
+	if !m.IsGroup() || !m.RepetitionType.Valid || m.RepetitionType.V != Vector {
+		return -1
+	}
+	return c[0]
+}
+
+// fixedSizeListAt reads the logical type of leaf i as PR #241's
+// FIXED_SIZE_LIST, or returns nil. It is one under the id the mirror
+// records for the column, under PR #241's 19 (FILE annotates groups, so a
+// 19 with FixedSizeListType's fields on a leaf is not FILE) and under
+// DefaultFixedSizeListID. Under any other id a member unknown to this model
+// is one when its struct decodes as FixedSizeListType and fits the leaf
+// (CheckFixedSizeList): the id is not assigned, and a writer may have
+// picked another. Members that do not decode as FixedSizeListType are left
+// as they are.
+func fixedSizeListAt(meta *FileMetaData, tree *schemaTree, m *mirror, i int) *FixedSizeListType {
+	el := &meta.Schema[i]
+	if el.IsGroup() || el.LogicalType.Value == nil {
+		return nil
+	}
+	ids := []int16{PR241FixedSizeListID, DefaultFixedSizeListID}
+	if m != nil {
+		path := tree.path(i)
+		for _, e := range m.Annotations {
+			if e.Kind == KindFixedSizeList && slices.Equal(e.Path, path) {
+				ids = append([]int16{e.ID}, ids...)
+			}
+		}
+	}
+	for _, id := range ids {
+		if t, ok, err := AsFixedSizeList(el.LogicalType.Value, id); ok && err == nil {
+			return t
+		}
+	}
+	if u, isUnknown := el.LogicalType.Value.(*UnknownLogicalType); isUnknown {
+		if t, ok, err := AsFixedSizeList(u, u.ID); ok && err == nil && CheckFixedSizeList(t, el) == nil {
+			return t
+		}
+	}
+	return nil
+}
+
 // checkVectorGroup checks the 3-level VECTOR structure under the outer group
 // i and returns the middle and element indexes.
 func checkVectorGroup(tree *schemaTree, i int) (middle, element int, err error) {
@@ -308,6 +467,11 @@ func checkVectorGroup(tree *schemaTree, i int) (middle, element int, err error) 
 	}
 	if m.LogicalType.Value != nil {
 		return 0, 0, fmt.Errorf("the middle group %q must not have a logical type (it has %s)", m.Name, m.LogicalType.String())
+	}
+	if m.ConvertedType.Valid {
+		// PR #592, of the middle level: "It must not have a logical type or
+		// converted type."
+		return 0, 0, fmt.Errorf("the middle group %q must not have a converted type (it has %d)", m.Name, m.ConvertedType.V)
 	}
 	element = tree.children[middle][0]
 	// No repeated field anywhere in the element subtree.
@@ -372,27 +536,32 @@ func ReadAnnotations(meta *FileMetaData) (_ []Annotation, err error) {
 	if err != nil {
 		return nil, err
 	}
+	m, err := readMirror(meta)
+	if err != nil {
+		m = nil
+	}
 	var out []Annotation
 	for i := range meta.Schema {
 		el := &meta.Schema[i]
 		a := Annotation{Path: tree.path(i), InFooter: true}
+		if fsl := fixedSizeListAt(meta, tree, m, i); fsl != nil {
+			a.Kind, a.ID, a.VectorLength, a.Element = KindFixedSizeList, fsl.FieldID(), fsl.NumValues, fsl.Type.String()
+			out = append(out, a)
+			continue
+		}
 		switch v := el.LogicalType.Value.(type) {
 		case *FileType:
 			a.Kind, a.ID = KindFile, FileID
+			if v.Unmodelled == nil && vectorRepeatedChild(tree, i) >= 0 {
+				// 19 over a VECTOR-repeated group: PR #592's (and
+				// arrow-go#854's) VECTOR id, not FILE, whose children
+				// are the leaves of its field table.
+				a.Kind, a.ID = KindVector, VectorProposalID
+				describeVectorGroup(meta, tree, i, &a)
+			}
 		case *VectorType:
 			a.Kind, a.ID = KindVector, v.FieldID()
-			if c := tree.children[i]; len(c) == 1 {
-				m := &meta.Schema[c[0]]
-				if m.RepetitionType.Valid && m.RepetitionType.V == Vector {
-					a.VectorRepetition, a.VectorLength = true, m.VectorLength.V
-				}
-				if e := tree.children[c[0]]; len(e) == 1 {
-					a.Element = "GROUP"
-					if x := &meta.Schema[e[0]]; !x.IsGroup() {
-						a.Element = x.Type.V.String()
-					}
-				}
-			}
+			describeVectorGroup(meta, tree, i, &a)
 		case *UnknownLogicalType:
 			a.Kind, a.ID = KindUnknown, v.ID
 		default:
@@ -400,8 +569,8 @@ func ReadAnnotations(meta *FileMetaData) (_ []Annotation, err error) {
 		}
 		out = append(out, a)
 	}
-	m, err := readMirror(meta)
-	if err != nil {
+	if m == nil {
+		_, err := readMirror(meta)
 		return out, err
 	}
 	for _, e := range m.Annotations {

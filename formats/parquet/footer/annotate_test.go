@@ -95,13 +95,14 @@ func TestAnnotateRefusals(t *testing.T) {
 		{"FILE size as INT32", []string{"i32size"}, Annotation{Kind: KindFile}, `FILE group child "size" has type INT32`},
 		{"FILE with another id", []string{"doc"}, Annotation{Kind: KindFile, ID: 20}, "FILE has union id 19, not 20"},
 		{"VECTOR length 0", []string{"tags"}, Annotation{Kind: KindVector}, "positive vector length, got 0"},
-		{"VECTOR id 19", []string{"tags"}, Annotation{Kind: KindVector, ID: 19, VectorLength: 2}, "VECTOR union id 19 collides"},
+		{"VECTOR id 19 on a list", []string{"tags"}, Annotation{Kind: KindVector, ID: 19, VectorLength: 2}, "VECTOR union id 19 collides"},
+		{"VECTOR id 18", []string{"tags"}, Annotation{Kind: KindVector, ID: 18, VectorLength: 2, VectorRepetition: true}, "VECTOR union id 18 collides"},
 		{"VECTOR on a struct", []string{"doc"}, Annotation{Kind: KindVector, VectorLength: 2}, "exactly one child (the middle group), this one has 6"},
 		{"VECTOR on a group of one leaf", []string{"one_leaf"}, Annotation{Kind: KindVector, VectorLength: 2}, `the middle level "x" must be a group`},
 		{"VECTOR of lists", []string{"nested"}, Annotation{Kind: KindVector, VectorLength: 2},
 			"nested.list.element.list inside the vector element is REPEATED"},
 		{"VECTOR on a map", []string{"attrs"}, Annotation{Kind: KindVector, VectorLength: 2}, `the middle level "key_value" must be a group with exactly one child`},
-		{"unknown kind", []string{"doc"}, Annotation{Kind: KindUnknown}, `Annotate writes FILE or VECTOR, not "UNKNOWN"`},
+		{"unknown kind", []string{"doc"}, Annotation{Kind: KindUnknown}, `Annotate writes FILE, VECTOR or FIXED_SIZE_LIST, not "UNKNOWN"`},
 		{"non-UTF-8 path", []string{"d\xffoc"}, Annotation{Kind: KindFile}, "not valid UTF-8"},
 	}
 	for _, tc := range cases {

@@ -200,9 +200,17 @@ func TestVectorIDIsConfigurable(t *testing.T) {
 			t.Errorf("WithVectorID(%d): err = %v, want refusal", id, err)
 		}
 	}
+	// 19 is PR #592's and arrow-go#854's VECTOR id: it may be written, and
+	// a decode reads it as FILE (2.14.0's 19); other standard ids may not.
 	m.Schema[1].LogicalType = LogicalType{Value: &VectorType{ID: 19}}
+	if b19, err := Encode(m); err != nil {
+		t.Errorf("encoding VECTOR under id 19: %v", err)
+	} else if got, err := Decode(b19); err != nil || got.Schema[1].LogicalType.String() != "FILE" {
+		t.Errorf("VECTOR under id 19 decodes as %v (%v), want FILE", got.Schema[1].LogicalType.String(), err)
+	}
+	m.Schema[1].LogicalType = LogicalType{Value: &VectorType{ID: 18}}
 	if _, err := Encode(m); err == nil || !strings.Contains(err.Error(), "collides") {
-		t.Errorf("encoding VECTOR under id 19: err = %v", err)
+		t.Errorf("encoding VECTOR under id 18: err = %v", err)
 	}
 	m.Schema[1].LogicalType = LogicalType{Value: &UnknownLogicalType{ID: 5}}
 	if _, err := Encode(m); err == nil {

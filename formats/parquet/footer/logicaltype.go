@@ -1,6 +1,7 @@
 package footer
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -18,6 +19,22 @@ const (
 	// parquet-format 2.14.0 gave to FILE, so the lab moves VECTOR aside; the
 	// id is configurable with WithVectorID.
 	DefaultVectorID int16 = 20
+	// VectorProposalID is the id PR #592 (head 94d5ced: "19: VectorType
+	// VECTOR") and arrow-go's prototype (apache/arrow-go#854, head fcad933:
+	// `thrift:"VECTOR,19"`) give VECTOR. A footer may be written with it
+	// (Annotate, for files that test against that prototype); a 2.14.0
+	// reader sees it as FILE, and ReadAnnotations reports it as VECTOR only
+	// where the schema rules FILE out (a group over a VECTOR-repeated group).
+	VectorProposalID int16 = 19
+	// PR241FixedSizeListID is the id parquet-format PR #241 (head bc3df18)
+	// gives FIXED_SIZE_LIST: "19: FixedSizeListType FIXED_SIZE_LIST". It is
+	// also FILE's id in 2.14.0 and the id PR #592 and arrow-go's prototype
+	// (apache/arrow-go#854) give VECTOR.
+	PR241FixedSizeListID int16 = 19
+	// DefaultFixedSizeListID is the lab's default id for FIXED_SIZE_LIST,
+	// moved aside from 19 as VECTOR is (20 being the lab's VECTOR). A writer
+	// may choose 19 to write PR #241's bytes exactly (Annotate).
+	DefaultFixedSizeListID int16 = 21
 )
 
 // LogicalTypeValue is a member of the LogicalType union: one of parquet-go's
@@ -92,6 +109,136 @@ func (t *VectorType) FieldID() int16 {
 	return t.ID
 }
 func (t *VectorType) String() string { return fmt.Sprintf("VECTOR(id=%d)", t.FieldID()) }
+
+// FixedSizeListType is parquet-format PR #241's FIXED_SIZE_LIST, at its head
+// (bc3df18):
+//
+//	struct FixedSizeListType {
+//	    1: required Type type;
+//	    2: required i32 num_values;
+//	}
+//
+// on a FIXED_LEN_BYTE_ARRAY leaf whose type_length is num_values elements of
+// type in their PLAIN representation (little-endian for INT32, INT64, FLOAT
+// and DOUBLE). Decode never produces it, because the id it sits under is the
+// writer's choice (19 in the PR, which 2.14.0 gives to FILE): a decoded
+// member is *UnknownLogicalType, *FileType (id 19) or *VectorType (the
+// decode's VECTOR id), and AsFixedSizeList reads it under a given id.
+type FixedSizeListType struct {
+	// ID is the union id; 0 means DefaultFixedSizeListID.
+	ID        int16
+	Type      format.Type
+	NumValues int32
+}
+
+func (t *FixedSizeListType) FieldID() int16 {
+	if t == nil || t.ID == 0 {
+		return DefaultFixedSizeListID
+	}
+	return t.ID
+}
+
+func (t *FixedSizeListType) String() string {
+	return fmt.Sprintf("FIXED_SIZE_LIST(type=%s, num_values=%d, id=%d)", t.Type, t.NumValues, t.FieldID())
+}
+
+// body is the member's struct as PR #241 defines it, in the compact
+// protocol: field 1 (i32 type), field 2 (i32 num_values), STOP.
+func (t *FixedSizeListType) body() []byte {
+	b := []byte{0x15} // field id delta 1, type I32 (5)
+	b = binary.AppendUvarint(b, zigzag32(int32(t.Type)))
+	b = append(b, 0x15) // delta 1 again: field 2, I32
+	b = binary.AppendUvarint(b, zigzag32(t.NumValues))
+	return append(b, 0) // STOP
+}
+
+func zigzag32(v int32) uint64 { return uint64(uint32((v << 1) ^ (v >> 31))) }
+
+// fixedSizeListFields is what AsFixedSizeList decodes a member body into.
+type fixedSizeListFields struct {
+	Type      int32 `thrift:"1,required"`
+	NumValues int32 `thrift:"2,required"`
+}
+
+// AsFixedSizeList reads a decoded LogicalType member as PR #241's
+// FIXED_SIZE_LIST under union id id. ok is false when the member does not
+// sit under id, or is a struct without fields (a FILE or VECTOR, whose
+// structs are empty); err is set when it sits under id with fields that are
+// not FixedSizeListType's. The result is not validated: see
+// CheckFixedSizeList.
+func AsFixedSizeList(v LogicalTypeValue, id int16) (t *FixedSizeListType, ok bool, err error) {
+	if v == nil || v.FieldID() != id {
+		return nil, false, nil
+	}
+	var body []byte
+	switch m := v.(type) {
+	case *FixedSizeListType:
+		return m, true, nil
+	case *UnknownLogicalType:
+		body = m.Raw
+	case *FileType:
+		body = m.Unmodelled
+	case *VectorType:
+		body = m.Unmodelled
+	default:
+		return nil, false, nil
+	}
+	if body == nil || len(body) == 1 && body[0] == 0 {
+		return nil, false, nil
+	}
+	var f fixedSizeListFields
+	if err := thrift.Unmarshal(&compact, body, &f); err != nil {
+		return nil, false, fmt.Errorf("logical type member %d is not PR #241's FixedSizeListType {1: required Type type; 2: required i32 num_values}: %w", id, err)
+	}
+	return &FixedSizeListType{ID: id, Type: format.Type(f.Type), NumValues: f.NumValues}, true, nil
+}
+
+// CheckFixedSizeList checks a FIXED_SIZE_LIST annotation against the leaf it
+// annotates, by PR #241's LogicalTypes.md (head bc3df18): "It must annotate a
+// FIXED_LEN_BYTE_ARRAY primitive type"; "`num_values` must be a positive
+// integer. `type` must be a fixed-width primitive physical type and must not
+// be `BOOLEAN`, `INT96`, or `BYTE_ARRAY`"; "The annotated field's
+// `type_length` must equal the encoded size, in bytes, of `num_values`
+// elements using the PLAIN representation of `type`" (INT32 and FLOAT 4
+// bytes each, INT64 and DOUBLE 8, FIXED_LEN_BYTE_ARRAY "`type_length` must
+// be divisible by `num_values`"); and "Readers must treat violating metadata
+// as invalid." The leaf must also be optional or required: the PR makes it a
+// primitive leaf that "does not use the 3-level `LIST` structure".
+func CheckFixedSizeList(t *FixedSizeListType, e *SchemaElement) error {
+	if e.IsGroup() || !e.Type.Valid || e.Type.V != format.FixedLenByteArray {
+		what := "a group"
+		if !e.IsGroup() {
+			what = nullString(e.Type.V, e.Type.Valid)
+		}
+		return fmt.Errorf("FIXED_SIZE_LIST must annotate a FIXED_LEN_BYTE_ARRAY leaf (PR #241), this one is %s", what)
+	}
+	if r := e.RepetitionType; r.Valid && r.V != Required && r.V != Optional {
+		return fmt.Errorf("a FIXED_SIZE_LIST leaf must be optional or required, not %s", r.V)
+	}
+	if t.NumValues <= 0 {
+		return fmt.Errorf("FIXED_SIZE_LIST num_values %d: PR #241 says \"`num_values` must be a positive integer\"", t.NumValues)
+	}
+	length := int64(e.TypeLength.V)
+	n := int64(t.NumValues)
+	var width int64
+	switch t.Type {
+	case format.Int32, format.Float:
+		width = 4
+	case format.Int64, format.Double:
+		width = 8
+	case format.FixedLenByteArray:
+		if length <= 0 || length%n != 0 {
+			return fmt.Errorf("FIXED_SIZE_LIST(type=FIXED_LEN_BYTE_ARRAY, num_values=%d) on FIXED_LEN_BYTE_ARRAY(%d): PR #241 says \"`type_length` must be divisible by `num_values`\"", n, length)
+		}
+		return nil
+	default:
+		return fmt.Errorf("FIXED_SIZE_LIST element type %s: PR #241 says \"`type` must be a fixed-width primitive physical type and must not be `BOOLEAN`, `INT96`, or `BYTE_ARRAY`\"", t.Type)
+	}
+	if length != n*width {
+		return fmt.Errorf("FIXED_SIZE_LIST(type=%s, num_values=%d) on FIXED_LEN_BYTE_ARRAY(%d): PR #241 requires type_length = num_values × %d = %d", t.Type, n, length, width, n*width)
+	}
+	return nil
+}
 
 // UnknownLogicalType is a LogicalType member whose id this model does not
 // know (nor is it the configured VECTOR id). It is kept, not dropped, so that
@@ -179,10 +326,18 @@ func (LogicalType) EncodeFunc(cache thrift.EncodeFuncCache) thrift.EncodeFunc {
 		case *FileType:
 			body = m.Unmodelled
 		case *VectorType:
-			if isStandardID(id) {
+			if isStandardID(id) && id != VectorProposalID {
 				return fmt.Errorf("VECTOR union id %d collides with a parquet-format logical type id", id)
 			}
 			body = m.Unmodelled
+		case *FixedSizeListType:
+			if isStandardID(id) && id != PR241FixedSizeListID {
+				return fmt.Errorf("FIXED_SIZE_LIST union id %d collides with a parquet-format logical type id", id)
+			}
+			if id <= 0 {
+				return fmt.Errorf("FIXED_SIZE_LIST union id %d is not positive", id)
+			}
+			body = m.body()
 		case *UnknownLogicalType:
 			if staticLogicalTypes[id] != nil || id == FileID || id <= 0 {
 				return fmt.Errorf("unknown logical type id %d is not encodable: it would decode as a known type, or is not positive", id)
