@@ -272,6 +272,11 @@ func runWrite(cmd *cobra.Command, o writeOptions) error {
 		return outputError(o.out, err)
 	}
 	prog.Finish()
+	// Settings Iceberg ignores with a warning (an invalid metrics mode):
+	// written, and said.
+	for _, warning := range w.Warnings() {
+		fmt.Fprintf(cmd.ErrOrStderr(), "lab: warning: %s\n", warning)
+	}
 	return printDataFile(cmd.OutOrStdout(), o.out, spec.Schema, w.DataFile(), o.json)
 }
 

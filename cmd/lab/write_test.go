@@ -96,6 +96,7 @@ func TestWrite(t *testing.T) {
 	bin := labBinary(t)
 	t.Run("round trips", func(t *testing.T) { testWriteRoundTrips(t, bin) })
 	t.Run("errors", func(t *testing.T) { testWriteErrors(t, bin) })
+	t.Run("metrics warning", func(t *testing.T) { testWriteMetricsWarning(t, bin) })
 	t.Run("output safety", func(t *testing.T) { testWriteOutputSafety(t, bin) })
 	t.Run("configuration precedence", func(t *testing.T) { testWriteConfigPrecedence(t, bin) })
 }
@@ -238,6 +239,20 @@ func testWriteRoundTrips(t *testing.T, bin string) {
 			t.Errorf("--quiet summary: stdout %q stderr %q", out, errOut)
 		}
 	})
+}
+
+// An invalid metrics mode is ignored with a warning, as Iceberg's
+// MetricsConfig does: the file is written and the warning printed.
+func testWriteMetricsWarning(t *testing.T, bin string) {
+	work := t.TempDir()
+	_, stderr, code := runWith(t, bin, work, nil, `{"id":1}`+"\n", "write", "-q", "--schema", "id:long",
+		"--property", "write.metadata.metrics.column.id=bogus(3)", "out.parquet")
+	if code != 0 || !strings.Contains(stderr, "lab: warning:") || !strings.Contains(stderr, "bogus(3)") {
+		t.Fatalf("exit %d, stderr %q: want the file written and the invalid mode warned about", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(work, "out.parquet")); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func testWriteErrors(t *testing.T, bin string) {
