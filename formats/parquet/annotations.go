@@ -39,6 +39,14 @@ const (
 	// reads the column by its physical type; FileAnnotations takes the id
 	// as footer.WithVectorID.
 	PropVectorLogicalTypeID = "write.parquet.vector-logical-type-id"
+	// PropFooterAnnotations (default true) puts FILE and VECTOR in the
+	// footer's LogicalType union. With false they are written to the
+	// key/value mirror only (footer.MirrorKey), which the lab reads back the
+	// same way, and the union keeps the types every reader knows: arrow-go,
+	// and with it iceberg-go's scan, panics on a member it does not know, and
+	// released parquet-java throws. The table package sets it from the table
+	// property of the same name, off unless the table opts in.
+	PropFooterAnnotations = "write.parquet.footer-annotations"
 )
 
 // fileColumn is a declared FILE column: its position among the top-level
@@ -60,6 +68,9 @@ type annotationPlan struct {
 	files    []fileColumn
 	vectors  []vectorColumn
 	vectorID int16
+	// mirrorOnly leaves the annotations out of the LogicalType union
+	// (PropFooterAnnotations=false).
+	mirrorOnly bool
 }
 
 func (p *annotationPlan) empty() bool { return len(p.files) == 0 && len(p.vectors) == 0 }
@@ -71,6 +82,13 @@ func planAnnotations(schema *iceberg.Schema, props map[string]string) (*annotati
 	var err error
 	if p.vectorID, err = vectorIDProperty(props); err != nil {
 		return nil, err
+	}
+	if v, ok := props[PropFooterAnnotations]; ok && strings.TrimSpace(v) != "" {
+		on, err := strconv.ParseBool(strings.TrimSpace(v))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %q is not a boolean", PropFooterAnnotations, v)
+		}
+		p.mirrorOnly = !on
 	}
 	st := schema.AsStruct()
 	top := func(prop, name string) (int, iceberg.NestedField, error) {
@@ -178,6 +196,15 @@ func (p *annotationPlan) annotate(meta *footer.FileMetaData) error {
 		if err := footer.Annotate(meta, []string{vc.name}, a); err != nil {
 			return err
 		}
+	}
+	if p.mirrorOnly {
+		// Annotate checked each annotation where it goes and wrote the
+		// mirror; Sanitize takes them back out of the union, mirror kept.
+		clean, err := footer.Sanitize(meta)
+		if err != nil {
+			return err
+		}
+		*meta = *clean
 	}
 	return nil
 }

@@ -34,7 +34,8 @@ var recordProperties = registry.PropertySet{
 	Model:      RecordModelName,
 	Namespaces: parquetNamespaces,
 	Known: []string{PropCompressionCodec, PropCompressionLevel, PropRowGroupBytes, PropPageBytes, PropRowGroupRows,
-		PropFileColumns, PropVectorColumns, PropVectorLogicalTypeID, PropShredVariants, PropVariantInferenceRows},
+		PropFileColumns, PropVectorColumns, PropVectorLogicalTypeID, PropShredVariants, PropVariantInferenceRows,
+		PropFooterAnnotations},
 	Elsewhere: withNotes(map[string]string{
 		PropPageRowLimit: "the " + arrowModelName + " model honours it",
 		PropDictBytes:    "the " + arrowModelName + " model honours it",
@@ -51,5 +52,6 @@ var arrowProperties = registry.PropertySet{
 	Elsewhere: withNotes(map[string]string{
 		PropShredVariants:        "the " + RecordModelName + " model honours it",
 		PropVariantInferenceRows: "the " + RecordModelName + " model honours it",
+		PropFooterAnnotations:    "the " + RecordModelName + " model honours it",
 	}),
 }

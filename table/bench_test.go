@@ -1,0 +1,160 @@
+package table
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/apache/iceberg-go"
+
+	"github.com/coltype-lab/lab/data"
+)
+
+// The commit and scan targets. Run with
+//
+//	go test ./table -run '^$' -bench . -benchtime 1x
+//
+// Each benchmark builds its table in a fresh embedded catalog.
+
+// writeFiles writes n one-row data files into tbl without committing them.
+func writeFiles(b *testing.B, tbl *Table, n int) []iceberg.DataFile {
+	b.Helper()
+	spec, _ := tbl.Spec()
+	var out []iceberg.DataFile
+	for i := range n {
+		dfs, err := tbl.WriteRows(context.Background(), func(write func(*data.Record) error) error {
+			return write(data.Of(spec.Schema, int64(i)))
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+		out = append(out, dfs...)
+	}
+	return out
+}
+
+// BenchmarkCommit is one commit of 1 or 100 data files already on storage.
+func BenchmarkCommit(b *testing.B) {
+	for _, n := range []int{1, 100} {
+		b.Run(fmt.Sprintf("files=%d", n), func(b *testing.B) {
+			cat, _ := openTestCatalog(b)
+			tbl := createTable(b, cat, "bench.commit", CreateOptions{Spec: mustSpec(b, "id:long!")})
+			for b.Loop() {
+				b.StopTimer()
+				files := writeFiles(b, tbl, n)
+				b.StartTimer()
+				if _, err := tbl.CommitFiles(context.Background(), files, CommitOptions{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkSequentialCommits is 100 appends of one file each, in sequence,
+// with iceberg-go's duplicate-file check on and off: the check rereads
+// every manifest of the snapshot, so its cost grows with the table.
+func BenchmarkSequentialCommits(b *testing.B) {
+	for _, check := range []bool{false, true} {
+		b.Run(fmt.Sprintf("duplicate-check=%v", check), func(b *testing.B) {
+			for b.Loop() {
+				b.StopTimer()
+				cat, _ := openTestCatalog(b)
+				tbl := createTable(b, cat, "bench.seq", CreateOptions{Spec: mustSpec(b, "id:long!")})
+				files := writeFiles(b, tbl, 100)
+				b.StartTimer()
+				var last time.Duration
+				for i, df := range files {
+					c, err := tbl.CommitFiles(context.Background(), []iceberg.DataFile{df}, CommitOptions{DuplicateCheck: check})
+					if err != nil {
+						b.Fatal(err)
+					}
+					if i == len(files)-1 {
+						last = c.CommitTime
+					}
+				}
+				b.ReportMetric(float64(last.Microseconds())/1000, "ms/100th-commit")
+			}
+		})
+	}
+}
+
+// BenchmarkScan reads the same table through the lab's scan (planning plus
+// one registry read per task) and through iceberg-go's ToArrowTable. The
+// table: 4 files of 25,000 rows, a long, a string and a 128-dim float32
+// VECTOR of random elements (52 MB of vectors).
+func BenchmarkScan(b *testing.B) {
+	const files, rows, dim = 4, 25_000, 128
+	cat, _ := openTestCatalog(b)
+	tbl := createTable(b, cat, "bench.scan", CreateOptions{Spec: mustSpec(b, fmt.Sprintf("id:long!,name:string,emb:vector<float32,%d>", dim))})
+	spec, _ := tbl.Spec()
+	var all []iceberg.DataFile
+	for f := range files {
+		rng := rand.New(rand.NewPCG(uint64(f), 1))
+		dfs, err := tbl.WriteRows(context.Background(), func(write func(*data.Record) error) error {
+			vec := make([]byte, dim*4)
+			for i := range rows {
+				id := int64(f*rows + i)
+				for j := range dim {
+					// Random elements: real embeddings do not compress.
+					binary.LittleEndian.PutUint32(vec[j*4:], math.Float32bits(rng.Float32()*2-1))
+				}
+				if err := write(data.Of(spec.Schema, id, fmt.Sprintf("row-%d", id), vec)); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+		all = append(all, dfs...)
+	}
+	if _, err := tbl.CommitFiles(context.Background(), all, CommitOptions{}); err != nil {
+		b.Fatal(err)
+	}
+	var bytes int64
+	for _, df := range all {
+		bytes += df.FileSizeBytes()
+	}
+	for _, workers := range []int{0, 1} {
+		b.Run(fmt.Sprintf("lab/workers=%d", workers), func(b *testing.B) {
+			b.SetBytes(bytes)
+			for b.Loop() {
+				s, err := tbl.Scan(context.Background(), ScanOptions{Workers: workers})
+				if err != nil {
+					b.Fatal(err)
+				}
+				n := 0
+				for _, err := range s.Rows(context.Background()) {
+					if err != nil {
+						b.Fatal(err)
+					}
+					n++
+				}
+				if n != files*rows {
+					b.Fatalf("%d rows", n)
+				}
+			}
+			b.ReportMetric(float64(files*rows)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+		})
+	}
+	b.Run("iceberg-go", func(b *testing.B) {
+		b.SetBytes(bytes)
+		for b.Loop() {
+			at, err := tbl.Iceberg().Scan().ToArrowTable(context.Background())
+			if err != nil {
+				b.Fatal(err)
+			}
+			if at.NumRows() != files*rows {
+				b.Fatalf("%d rows", at.NumRows())
+			}
+			at.Release()
+		}
+		b.ReportMetric(float64(files*rows)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+	})
+}
