@@ -956,7 +956,7 @@ func (f *File) decodeBody(pl pageLayout, c *chunk, body []byte, wantDim int, buf
 		vals = raw
 	}
 	nv := pl.numValues
-	if p, ok, err := f.fixedRowsPage(pl, c, repBytes, defBytes, vals, wantDim); ok || err != nil {
+	if p, ok, err := f.fixedRowsPage(pl, c, repBytes, defBytes, vals, wantDim, bufs, &buf); ok || err != nil {
 		return p, err
 	}
 	var reps, defs []byte
@@ -989,7 +989,7 @@ func (f *File) decodeBody(pl pageLayout, c *chunk, body []byte, wantDim int, buf
 		}
 		elems, err = dictionaryValues(c, vals, nonNull, width)
 	} else {
-		elems, zero, err = decodeFloats(vals, nonNull, pl.encoding, flba, info.Dim, info.Element)
+		elems, zero, err = decodeFloatsInto(vals, nonNull, pl.encoding, flba, info.Dim, info.Element, bufs, &buf)
 	}
 	if err != nil {
 		return decodedPage{}, err
@@ -1017,7 +1017,7 @@ func (f *File) decodeBody(pl pageLayout, c *chunk, body []byte, wantDim int, buf
 // levels verify as that pattern (see levels.go), the values are the rows'
 // matrix as they stand and no level is expanded. ok is false when the page
 // is anything else; decodeBody then takes the general path.
-func (f *File) fixedRowsPage(pl pageLayout, c *chunk, repBytes, defBytes, vals []byte, wantDim int) (p decodedPage, ok bool, err error) {
+func (f *File) fixedRowsPage(pl pageLayout, c *chunk, repBytes, defBytes, vals []byte, wantDim int, bufs *pageBuffers, hold *[]byte) (p decodedPage, ok bool, err error) {
 	info := &f.info
 	dim := info.Dim
 	if wantDim != 0 {
@@ -1046,7 +1046,7 @@ func (f *File) fixedRowsPage(pl pageLayout, c *chunk, repBytes, defBytes, vals [
 	if pl.encoding == format.RLEDictionary || pl.encoding == format.PlainDictionary {
 		elems, err = dictionaryValues(c, vals, nv, 1)
 	} else {
-		elems, zero, err = decodeFloats(vals, nv, pl.encoding, false, dim, info.Element)
+		elems, zero, err = decodeFloatsInto(vals, nv, pl.encoding, false, dim, info.Element, bufs, hold)
 	}
 	if err != nil {
 		return p, false, err
@@ -1087,6 +1087,16 @@ func decodeLevels(src []byte, maxLevel, n int, what string) ([]byte, error) {
 // FIXED_LEN_BYTE_ARRAY cells of dim elements (flba). PLAIN float32 bytes are
 // aliased when aligned; every other element type is converted.
 func decodeFloats(src []byte, n int, enc format.Encoding, flba bool, dim int, elem ElementType) ([]float32, bool, error) {
+	return decodeFloatsInto(src, n, enc, flba, dim, elem, nil, nil)
+}
+
+// decodeFloatsInto is decodeFloats taking the buffer BYTE_STREAM_SPLIT
+// decodes into from bufs: a fresh allocation per page costs as much as the
+// transpose (zeroing a page's worth of memory, then collecting it). hold is
+// the buffer the page keeps until its block is scored: the BSS output
+// replaces it (the decompressed bytes are done with) and goes back to bufs
+// with the block.
+func decodeFloatsInto(src []byte, n int, enc format.Encoding, flba bool, dim int, elem ElementType, bufs *pageBuffers, hold *[]byte) ([]float32, bool, error) {
 	size := elem.storedWidth() // bytes per value
 	if flba {
 		size = elem.VectorBytes(dim)
@@ -1100,13 +1110,19 @@ func decodeFloats(src []byte, n int, enc format.Encoding, flba bool, dim int, el
 	if enc == format.ByteStreamSplit {
 		// The lab's own transpose (bss.go): parquet-go's decoder runs at
 		// about 1 GB/s, a tenth of what a scan needs.
-		if elem == Float32 && !flba {
-			v := make([]float32, n)
-			return v, false, decodeBSSFloat32(v, src)
+		var b []byte
+		if hold != nil {
+			b = bufs.get(len(src))
+		} else {
+			b = alignedBody(len(src), 0)
 		}
-		b := alignedBody(len(src), 0)
 		if err := decodeBSS(b, src, size); err != nil {
+			bufs.put(b)
 			return nil, false, err
+		}
+		if hold != nil {
+			bufs.put(*hold)
+			*hold = b
 		}
 		if elem == Float32 {
 			v, _ := Float32s(b)
