@@ -327,25 +327,8 @@ func checkType(path string, table, file iceberg.Type) error {
 		}
 		return checkType(path+".value", tt.ValueType, ft.ValueType)
 	}
-	if table.Equals(file) || promotes(file, table) {
+	if data.Promotable(file, table) {
 		return nil
 	}
 	return mismatch()
-}
-
-// promotes reports Iceberg's type promotions a reader applies: int to long,
-// float to double, a decimal to a wider one of the same scale.
-func promotes(from, to iceberg.Type) bool {
-	switch f := from.(type) {
-	case iceberg.Int32Type:
-		_, ok := to.(iceberg.Int64Type)
-		return ok
-	case iceberg.Float32Type:
-		_, ok := to.(iceberg.Float64Type)
-		return ok
-	case iceberg.DecimalType:
-		t, ok := to.(iceberg.DecimalType)
-		return ok && t.Scale() == f.Scale() && t.Precision() >= f.Precision()
-	}
-	return false
 }

@@ -12,6 +12,8 @@ import (
 	pq "github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/deprecated"
 	"github.com/parquet-go/parquet-go/format"
+
+	"github.com/coltype-lab/lab/data"
 )
 
 // rowGroupFilter decides from column-chunk statistics whether a row group
@@ -116,7 +118,7 @@ func (e *statsEvaluator) stats(term iceberg.BoundTerm) *chunkStats {
 		out.allNull = st.NullCount >= md.NumValues
 	}
 	_, out.stringType = term.Type().(iceberg.StringType)
-	if st.MinValue == nil || st.MaxValue == nil || !e.trustBounds(fc) || !promotable(fc.info.typ, term.Type()) {
+	if st.MinValue == nil || st.MaxValue == nil || !e.trustBounds(fc) || !data.Promotable(fc.info.typ, term.Type()) {
 		return out
 	}
 	conv, err := readConverter(fc.info, term.Type())

@@ -8,6 +8,7 @@ import (
 	"github.com/apache/iceberg-go"
 	pq "github.com/parquet-go/parquet-go"
 
+	"github.com/coltype-lab/lab/data"
 	"github.com/coltype-lab/lab/types/file"
 )
 
@@ -200,7 +201,7 @@ func (p *readPlanner) node(f iceberg.NestedField, fv *fview, path string) (*rnod
 	if err != nil {
 		return nil, fmt.Errorf("read %s: field id %d (%q): file column %q: %w", p.location, f.ID, f.Name, fv.path, err)
 	}
-	if !promotable(info.typ, f.Type) {
+	if !data.Promotable(info.typ, f.Type) {
 		return nil, p.incompatible(f, fv, "of type "+info.typ.String())
 	}
 	conv, err := readConverter(info, f.Type)

@@ -17,32 +17,11 @@ import (
 // projected type. Byte values are copied: parquet-go reuses page buffers.
 type readConv func(v pq.Value) (any, error)
 
-// promotable reports whether a file column of type file may be read as
-// want: the same type, or one of Iceberg's promotions int→long,
-// float→double and decimal(P,S)→decimal(P',S) with P' ≥ P.
-func promotable(file, want iceberg.Type) bool {
-	if file.Equals(want) {
-		return true
-	}
-	switch f := file.(type) {
-	case iceberg.Int32Type:
-		_, ok := want.(iceberg.Int64Type)
-		return ok
-	case iceberg.Float32Type:
-		_, ok := want.(iceberg.Float64Type)
-		return ok
-	case iceberg.DecimalType:
-		w, ok := want.(iceberg.DecimalType)
-		return ok && w.Scale() == f.Scale() && w.Precision() >= f.Precision()
-	}
-	return false
-}
-
 func kindError(v pq.Value, want format.Type) error {
 	return fmt.Errorf("value of physical type %s in a %s column", v.Kind(), want)
 }
 
-// readConverter builds the converter for a leaf; promotable(info.typ, want)
+// readConverter builds the converter for a leaf; data.Promotable(info.typ, want)
 // holds.
 func readConverter(info leafInfo, want iceberg.Type) (readConv, error) {
 	phys := pq.Kind(info.physical)
