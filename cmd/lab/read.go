@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -181,16 +180,15 @@ func runRead(cmd *cobra.Command, path, formatName string, opts readCLIOptions) e
 		defer reader.Close()
 	}
 
-	out := bufio.NewWriterSize(cmd.OutOrStdout(), 1<<16)
-	prog := newProgress(cmd, -1, "rows read from "+path)
-	var line []byte
+	out := newJSONLinesOut(cmd, codec, "rows read from "+path)
 	for row := int64(0); limit == 0 || row < limit; row++ {
 		rec, err := reader.Next()
 		if errors.Is(err, io.EOF) {
 			break
 		}
+		var writeErr error
 		if err == nil {
-			line, err = codec.AppendJSON(line[:0], rec)
+			err, writeErr = out.write(rec)
 		}
 		if inv, ok := reader.(interface{ TakeInvalid() []parquet.InvalidValue }); ok {
 			for _, v := range inv.TakeInvalid() {
@@ -198,23 +196,13 @@ func runRead(cmd *cobra.Command, path, formatName string, opts readCLIOptions) e
 			}
 		}
 		if err != nil {
-			prog.Abort()
-			_ = out.Flush()
-			return fmt.Errorf("%s: row %d: %w", path, row, err)
+			return out.fail(fmt.Errorf("%s: row %d: %w", path, row, err))
 		}
-		line = append(line, '\n')
-		if _, err := out.Write(line); err != nil {
-			prog.Abort()
-			return err
+		if writeErr != nil {
+			return out.fail(writeErr)
 		}
-		prog.Add(1)
 	}
-	if err := out.Flush(); err != nil {
-		prog.Abort()
-		return err
-	}
-	prog.Finish()
-	return nil
+	return out.finish()
 }
 
 // readFileFormat resolves --format for a file; auto reads its magic bytes.

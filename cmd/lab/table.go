@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -454,31 +453,16 @@ func runTableScan(cmd *cobra.Command, t *table.Table, o table.ScanOptions) error
 	if err != nil {
 		return fmt.Errorf("table %s: %w", t.Name(), err)
 	}
-	out := bufio.NewWriterSize(cmd.OutOrStdout(), 1<<16)
-	prog := newProgress(cmd, -1, "rows read from "+t.Name())
-	var line []byte
+	out := newJSONLinesOut(cmd, codec, "rows read from "+t.Name())
 	for rec, err := range s.Rows(ctx) {
-		if err == nil {
-			line, err = codec.AppendJSON(line[:0], rec)
-		}
 		if err != nil {
-			prog.Abort()
-			_ = out.Flush()
-			return err
+			return out.fail(err)
 		}
-		line = append(line, '\n')
-		if _, err := out.Write(line); err != nil {
-			prog.Abort()
-			return err
+		if encErr, writeErr := out.write(rec); encErr != nil || writeErr != nil {
+			return out.fail(errors.Join(encErr, writeErr))
 		}
-		prog.Add(1)
 	}
-	if err := out.Flush(); err != nil {
-		prog.Abort()
-		return err
-	}
-	prog.Finish()
-	return nil
+	return out.finish()
 }
 
 func newTableDescribeCommand(v *viper.Viper) *cobra.Command {
