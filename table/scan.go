@@ -55,10 +55,15 @@ type Scan struct {
 	// Tasks are the planned file tasks, after partition and metrics pruning.
 	Tasks []itable.FileScanTask
 	// read is the schema each file is read with: the projection plus the
-	// columns the filter needs.
-	read *iceberg.Schema
-	eval func(iceberg.StructLike) (bool, error)
-	fsys iceio.IO
+	// columns the filter and the tasks' delete files need.
+	read     *iceberg.Schema
+	eval     func(iceberg.StructLike) (bool, error)
+	filtered bool
+	fsys     iceio.IO
+	deletes  *deleteIndex
+	// raw hands rows on in the read schema, with the filter's and the
+	// deletes' columns, instead of reshaping them to Spec.Schema.
+	raw bool
 }
 
 // Snapshot is the snapshot the scan reads; nil for a table without one.
@@ -67,6 +72,11 @@ func (s *Scan) Snapshot() *itable.Snapshot { return s.snapshot }
 // Scan plans a scan with iceberg-go (manifest, partition and metrics
 // pruning); Rows then reads each task through one registry lookup.
 func (t *Table) Scan(ctx context.Context, o ScanOptions) (*Scan, error) {
+	return t.scan(ctx, o, false)
+}
+
+// scan is Scan; withPositions adds _pos to the rows read, for Delete.
+func (t *Table) scan(ctx context.Context, o ScanOptions, withPositions bool) (*Scan, error) {
 	cs := !o.CaseInsensitive
 	schema := t.tbl.Schema()
 	var snap *itable.Snapshot
@@ -101,34 +111,43 @@ func (t *Table) Scan(ctx context.Context, o ScanOptions) (*Scan, error) {
 		return nil, err
 	}
 	s := &Scan{t: t, o: o, snapshot: snap, Spec: spec, read: proj}
+	var filterIDs []int
 	if o.Filter != nil {
 		if _, always := o.Filter.(iceberg.AlwaysTrue); !always {
 			bound, err := iceberg.BindExpr(schema, o.Filter, cs)
 			if err != nil {
 				return nil, fmt.Errorf("scan %s: filter %s: %w", where, o.Filter, err)
 			}
-			ids, err := iceberg.ExtractFieldIDs(bound)
-			if err != nil {
+			if filterIDs, err = iceberg.ExtractFieldIDs(bound); err != nil {
 				return nil, fmt.Errorf("scan %s: filter %s: %w", where, o.Filter, err)
 			}
-			if s.read, err = withFields(schema, proj, ids); err != nil {
-				return nil, fmt.Errorf("scan %s: %w", where, err)
-			}
-			if s.eval, err = iceberg.ExpressionEvaluator(s.read, o.Filter, cs); err != nil {
-				return nil, fmt.Errorf("scan %s: filter %s: %w", where, o.Filter, err)
-			}
+			s.filtered = true
 			opts = append(opts, itable.WithRowFilter(o.Filter))
 		}
 	}
-	if snap == nil {
-		return s, nil // no snapshot, no rows
+	if snap != nil {
+		if s.fsys, err = t.tbl.FS(ctx); err != nil {
+			return nil, fmt.Errorf("scan %s: file IO: %w", where, err)
+		}
+		if s.Tasks, err = t.tbl.Scan(opts...).PlanFiles(ctx); err != nil {
+			return nil, fmt.Errorf("scan %s: plan: %w", where, err)
+		}
 	}
-	if s.fsys, err = t.tbl.FS(ctx); err != nil {
-		return nil, fmt.Errorf("scan %s: file IO: %w", where, err)
+	// The file schema: the projection, the filter's columns, and what the
+	// tasks' delete files need (equality columns, _pos).
+	eqIDs, needPos := deleteFields(s.Tasks)
+	if s.read, err = withFields(schema, proj, append(filterIDs, eqIDs...)); err != nil {
+		return nil, fmt.Errorf("scan %s: %w", where, err)
 	}
-	if s.Tasks, err = t.tbl.Scan(opts...).PlanFiles(ctx); err != nil {
-		return nil, fmt.Errorf("scan %s: plan: %w", where, err)
+	if needPos || withPositions {
+		s.read = iceberg.NewSchema(s.read.ID, append(s.read.Fields(), positionField)...)
 	}
+	if s.filtered {
+		if s.eval, err = iceberg.ExpressionEvaluator(s.read, o.Filter, cs); err != nil {
+			return nil, fmt.Errorf("scan %s: filter %s: %w", where, o.Filter, err)
+		}
+	}
+	s.deletes = newDeleteIndex(s.fsys, schema)
 	return s, nil
 }
 
@@ -311,8 +330,9 @@ func (s *Scan) readTask(ctx context.Context, i int, reuse bool, emit func(*data.
 	fail := func(err error) error {
 		return fmt.Errorf("scan %s snapshot %d: data file %s: %w", s.t.Name(), s.snapshot.SnapshotID, path, err)
 	}
-	if n := len(task.DeleteFiles) + len(task.EqualityDeleteFiles) + len(task.DeletionVectorFiles); n > 0 {
-		return fail(fmt.Errorf("%d delete file(s) apply to it, and the lab's scan does not apply deletes yet; reading it would return deleted rows", n))
+	dels, err := s.deletes.forTask(ctx, task, s.read)
+	if err != nil {
+		return fail(err)
 	}
 	r, err := s.openTask(task, reuse)
 	if err != nil {
@@ -331,6 +351,9 @@ func (s *Scan) readTask(ctx context.Context, i int, reuse bool, emit func(*data.
 		if err != nil {
 			return fail(err)
 		}
+		if dels.deleted(rec) {
+			continue
+		}
 		if s.eval != nil {
 			ok, err := s.eval(recordRow{rec})
 			if err != nil {
@@ -340,7 +363,7 @@ func (s *Scan) readTask(ctx context.Context, i int, reuse bool, emit func(*data.
 				continue
 			}
 		}
-		if s.read != s.Spec.Schema {
+		if !s.raw && s.read != s.Spec.Schema {
 			if out == nil || !reuse {
 				out = data.NewRecord(s.Spec.Schema)
 			}

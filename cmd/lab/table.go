@@ -33,7 +33,7 @@ const tableCatalogKey = "catalog"
 func newTableCommand(v *viper.Viper) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "table",
-		Short: "Iceberg tables: create, append, scan, describe, list and drop, in any iceberg-go catalog",
+		Short: "Iceberg tables: create, append, scan, delete, describe, list and drop, in any iceberg-go catalog",
 		Long: `Table works with Apache Iceberg tables in an iceberg-go catalog. Rows are
 written through the registry's data writer and committed one snapshot per
 append; a scan is iceberg-go's planning (manifest, partition and metrics
@@ -66,7 +66,7 @@ does not match or is missing, a failed commit); 2 bad usage.`,
 	}
 	cmd.PersistentFlags().StringArray("catalog", nil, "catalog properties k=v,... (repeatable), e.g. type=rest,uri=http://localhost:8181 or warehouse=DIR; default: the embedded SQLite catalog in ./warehouse")
 	cmd.AddCommand(newTableCreateCommand(v), newTableAppendCommand(v), newTableScanCommand(v),
-		newTableDescribeCommand(v), newTableFilesCommand(v), newTableListCommand(v), newTableDropCommand(v))
+		newTableDeleteCommand(v), newTableDescribeCommand(v), newTableFilesCommand(v), newTableListCommand(v), newTableDropCommand(v))
 	return cmd
 }
 
@@ -384,8 +384,8 @@ task order, in the form lab read prints and lab write reads.
 ` + indentBlock(table.FilterSyntax, "  ") + `
 
 --snapshot reads an older snapshot, with the schema it was written with
-(lab table describe lists them). Delete files are not applied yet: a scan
-that meets one fails, naming the data file, rather than return deleted rows.`,
+(lab table describe lists them). Delete files are applied: deletion
+vectors and position deletes by row position, equality deletes by key.`,
 		Example: `  lab table scan lab.docs --limit 5
   lab table scan lab.docs --columns id,img.uri --filter "region = 'eu' and id >= 100"
   lab table scan lab.docs --snapshot 3051729675574597004 | lab write --schema @schema.json copy.parquet`,

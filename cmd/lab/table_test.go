@@ -130,6 +130,34 @@ func TestTableCLI(t *testing.T) {
 	if len(files) != 3 {
 		t.Errorf("files: %+v", files)
 	}
+	// Deletes: a deletion vector (v3), applied by the scan; then equality.
+	if _, errOut, code := lab("table", "delete", "lab.docs"); code != 2 || !strings.Contains(errOut, "--filter") {
+		t.Errorf("delete without --filter: exit %d, %s", code, errOut)
+	}
+	var del struct {
+		Rows        int64 `json:"rows"`
+		DeleteFiles []struct {
+			Content string `json:"content"`
+		} `json:"delete_files"`
+	}
+	if err := json.Unmarshal([]byte(must("table", "delete", "lab.docs", "--filter", "id = 1", "--json")), &del); err != nil {
+		t.Fatal(err)
+	}
+	if del.Rows != 1 || len(del.DeleteFiles) != 1 || del.DeleteFiles[0].Content != "deletion-vector" {
+		t.Errorf("delete: %+v", del)
+	}
+	if got := sortedLines(must("table", "scan", "lab.docs")); !slices.Equal(got, sortedLines(strings.Join(icebergRows[1:], "\n"))) {
+		t.Errorf("scan after delete:\n%s", strings.Join(got, "\n"))
+	}
+	if out := must("table", "delete", "lab.docs", "--filter", "region = 'us'", "--equality", "id"); !strings.Contains(out, "deleted 1 rows") || !strings.Contains(out, "equality-deletes") {
+		t.Errorf("delete --equality: %s", out)
+	}
+	if got := sortedLines(must("table", "scan", "lab.docs")); !slices.Equal(got, icebergRows[2:]) {
+		t.Errorf("scan after equality delete:\n%s", strings.Join(got, "\n"))
+	}
+	if out := must("table", "delete", "lab.docs", "--filter", "id = 99"); !strings.Contains(out, "nothing committed") {
+		t.Errorf("delete of nothing: %s", out)
+	}
 	if out := must("table", "list"); strings.TrimSpace(out) != "lab.docs" {
 		t.Errorf("list: %q", out)
 	}

@@ -58,10 +58,10 @@ const (
 )
 
 // Reserved metadata column ids Iceberg's Avro reader fills in itself
-// (MetadataColumns.ROW_POSITION and IS_DELETED); iceberg-go does not name them.
+// (MetadataColumns.ROW_POSITION and IS_DELETED), as the registry names them.
 const (
-	RowPositionFieldID = 2147483645
-	IsDeletedFieldID   = 2147483644
+	RowPositionFieldID = registry.RowPositionFieldID
+	IsDeletedFieldID   = registry.IsDeletedFieldID
 )
 
 func init() {

@@ -9,6 +9,7 @@ import (
 	pq "github.com/parquet-go/parquet-go"
 
 	"github.com/coltype-lab/lab/data"
+	"github.com/coltype-lab/lab/registry"
 	"github.com/coltype-lab/lab/types/file"
 )
 
@@ -21,6 +22,7 @@ const (
 	rMap
 	rConst   // a constant, a default or a null: no column behind it
 	rVariant // a VARIANT group, reconstructed from its columns
+	rPos     // the _pos metadata column: the row's position in the file
 )
 
 // rnode is one projected value in the read plan. Levels are absolute: def
@@ -98,6 +100,11 @@ func (p *readPlanner) structNode(st *iceberg.StructType, fv *fview, path string)
 		)
 		if v, ok := p.constants[f.ID]; ok {
 			child = &rnode{kind: rConst, value: v, path: fp}
+		} else if f.ID == registry.RowPositionFieldID && path == "" {
+			if _, ok := f.Type.(iceberg.Int64Type); !ok {
+				return nil, fmt.Errorf("read %s: field id %d (%q) is the _pos metadata column and must be long, not %s", p.location, f.ID, f.Name, f.Type)
+			}
+			child = &rnode{kind: rPos, path: fp}
 		} else if c, ok := byID[f.ID]; ok {
 			child, err = p.node(f, c, fp)
 		} else {

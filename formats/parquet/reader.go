@@ -38,9 +38,13 @@ type recordReader struct {
 	variantPolicy variant.Policy
 	invalid       []InvalidValue
 	row           int64
-	done          bool
-	closed        bool
-	err           error
+	// pos is the current row's position in the file (_pos); firstRows the
+	// position of each row group's first row.
+	pos       int64
+	firstRows []int64
+	done      bool
+	closed    bool
+	err       error
 }
 
 func newRecordReader(in registry.InputFile, opts registry.ReadOptions) (r *recordReader, err error) {
@@ -123,8 +127,12 @@ func (r *recordReader) selectRowGroups(opts registry.ReadOptions, fileSch *icebe
 		}
 	}
 	var out []int
+	r.firstRows = make([]int64, len(r.file.meta.RowGroups))
+	var first int64
 	for i := range r.file.meta.RowGroups {
 		rg := &r.file.meta.RowGroups[i]
+		r.firstRows[i] = first
+		first += rg.NumRows
 		if opts.Split != nil {
 			start, ok := rowGroupStart(rg)
 			if !ok || start < opts.Split.Start || start >= opts.Split.Start+opts.Split.Length {
@@ -181,6 +189,7 @@ func (r *recordReader) Next() (rec *data.Record, err error) {
 	}
 	r.left--
 	r.row++
+	r.pos++
 	if r.reuse {
 		r.last = rec
 	}
@@ -217,6 +226,7 @@ func (r *recordReader) nextGroup() error {
 		c.reset(r.file.src, md, chunks[c.col])
 	}
 	r.left = r.file.meta.RowGroups[idx].NumRows
+	r.pos = r.firstRows[idx]
 	return nil
 }
 
@@ -275,6 +285,8 @@ func (r *recordReader) read(n *rnode) (any, error) {
 		return n.value, nil
 	case rVariant:
 		return r.readVariant(n)
+	case rPos:
+		return r.pos, nil
 	case rPrim:
 		v, err := n.col.next()
 		if err != nil {
