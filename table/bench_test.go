@@ -12,6 +12,7 @@ import (
 	"github.com/apache/iceberg-go"
 
 	"github.com/coltype-lab/lab/data"
+	"github.com/coltype-lab/lab/types/vector"
 )
 
 // The commit and scan targets. Run with
@@ -157,4 +158,67 @@ func BenchmarkScan(b *testing.B) {
 		}
 		b.ReportMetric(float64(files*rows)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
 	})
+}
+
+// BenchmarkSearch is the table-search target: a vector search of a
+// table against the sum of lab vector searches of its data files, one at a
+// time, in the same loop (ratio: table ÷ sum, target ≤ 1.2). The table: 8
+// files of 12,500 rows of 128-dim float32 random vectors, 10 queries, k 10.
+func BenchmarkSearch(b *testing.B) {
+	const files, rows, dim = 8, 12_500, 128
+	ctx := context.Background()
+	cat, _ := openTestCatalog(b)
+	tbl := createTable(b, cat, "bench.search", CreateOptions{Spec: mustSpec(b, fmt.Sprintf("id:long!,emb:vector<float32,%d>", dim))})
+	spec, _ := tbl.Spec()
+	var all []iceberg.DataFile
+	for f := range files {
+		rng := rand.New(rand.NewPCG(uint64(f), 2))
+		dfs, err := tbl.WriteRows(ctx, func(write func(*data.Record) error) error {
+			vec := make([]byte, dim*4)
+			for i := range rows {
+				for j := range dim {
+					binary.LittleEndian.PutUint32(vec[j*4:], math.Float32bits(rng.Float32()*2-1))
+				}
+				if err := write(data.Of(spec.Schema, int64(f*rows+i), vec)); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+		all = append(all, dfs...)
+	}
+	if _, err := tbl.CommitFiles(ctx, all, CommitOptions{}); err != nil {
+		b.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(9, 9))
+	queries := vector.Matrix{Dim: dim}
+	for range 10 * dim {
+		queries.Data = append(queries.Data, rng.Float32()*2-1)
+	}
+	var tableTime, fileTime time.Duration
+	for b.Loop() {
+		start := time.Now()
+		res, err := tbl.Search(ctx, SearchOptions{Metric: vector.MetricCosine, Queries: queries, K: 10})
+		if err != nil {
+			b.Fatal(err)
+		}
+		tableTime += time.Since(start)
+		if res.Paged != files || len(res.Hits[0]) != 10 {
+			b.Fatalf("%d of %d files paged, %d hits", res.Paged, res.Files, len(res.Hits[0]))
+		}
+		start = time.Now()
+		for _, df := range all {
+			path, _ := localPath(df.FilePath())
+			if _, err := vector.SearchFile(path, 0, vector.MetricCosine, queries, 10); err != nil {
+				b.Fatal(err)
+			}
+		}
+		fileTime += time.Since(start)
+	}
+	b.ReportMetric(float64(tableTime.Microseconds())/1000/float64(b.N), "table-ms")
+	b.ReportMetric(float64(fileTime.Microseconds())/1000/float64(b.N), "files-ms")
+	b.ReportMetric(float64(tableTime)/float64(fileTime), "table/files")
 }

@@ -33,7 +33,7 @@ const tableCatalogKey = "catalog"
 func newTableCommand(v *viper.Viper) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "table",
-		Short: "Iceberg tables: create, append, scan, delete, describe, list and drop, in any iceberg-go catalog",
+		Short: "Iceberg tables: create, append, scan, search, delete, describe, list and drop, in any iceberg-go catalog",
 		Long: `Table works with Apache Iceberg tables in an iceberg-go catalog. Rows are
 written through the registry's data writer and committed one snapshot per
 append; a scan is iceberg-go's planning (manifest, partition and metrics
@@ -66,7 +66,7 @@ does not match or is missing, a failed commit); 2 bad usage.`,
 	}
 	cmd.PersistentFlags().StringArray("catalog", nil, "catalog properties k=v,... (repeatable), e.g. type=rest,uri=http://localhost:8181 or warehouse=DIR; default: the embedded SQLite catalog in ./warehouse")
 	cmd.AddCommand(newTableCreateCommand(v), newTableAppendCommand(v), newTableScanCommand(v),
-		newTableDeleteCommand(v), newTableDescribeCommand(v), newTableFilesCommand(v), newTableListCommand(v), newTableDropCommand(v))
+		newTableSearchCommand(v), newTableDeleteCommand(v), newTableDescribeCommand(v), newTableFilesCommand(v), newTableListCommand(v), newTableDropCommand(v))
 	return cmd
 }
 

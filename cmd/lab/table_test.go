@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -130,6 +131,32 @@ func TestTableCLI(t *testing.T) {
 	if len(files) != 3 {
 		t.Errorf("files: %+v", files)
 	}
+	// Vector search over the table's files: row 1's own vector ranks first,
+	// row 2's NaN element ranks it last, row 3's null vector is no candidate.
+	var sr struct {
+		Files   int `json:"files"`
+		Results [][]struct {
+			File  string          `json:"file"`
+			Score float64         `json:"score"`
+			Row   json.RawMessage `json:"row"`
+		} `json:"results"`
+	}
+	if err := json.Unmarshal([]byte(must("table", "search", "lab.docs", "--query", "[1,2,3]", "--k", "5", "--columns", "id", "--json")), &sr); err != nil {
+		t.Fatal(err)
+	}
+	compact := func(b json.RawMessage) string {
+		var buf bytes.Buffer
+		_ = json.Compact(&buf, b)
+		return buf.String()
+	}
+	if sr.Files != 3 || len(sr.Results) != 1 || len(sr.Results[0]) != 2 || compact(sr.Results[0][0].Row) != `{"id":1}` ||
+		compact(sr.Results[0][1].Row) != `{"id":2}` || sr.Results[0][0].Score < 0.9999 {
+		t.Errorf("search: %+v", sr)
+	}
+	if _, errOut, code := lab("table", "search", "lab.docs", "--query", "[1,2]"); code != 1 || !strings.Contains(errOut, "dimension 3") {
+		t.Errorf("search with a 2-dim query: exit %d, %s", code, errOut)
+	}
+
 	// Deletes: a deletion vector (v3), applied by the scan; then equality.
 	if _, errOut, code := lab("table", "delete", "lab.docs"); code != 2 || !strings.Contains(errOut, "--filter") {
 		t.Errorf("delete without --filter: exit %d, %s", code, errOut)
