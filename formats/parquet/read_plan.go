@@ -219,6 +219,7 @@ func (p *readPlanner) node(f iceberg.NestedField, fv *fview, path string) (*rnod
 	if err != nil {
 		return nil, err
 	}
+	c.release = true // conv and set copy the value before the next is read
 	return &rnode{kind: rPrim, def: fv.def, path: path, col: c, conv: conv, set: readSetter(info, f.Type), cursors: []*cursor{c}, level: c}, nil
 }
 

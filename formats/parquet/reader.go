@@ -439,9 +439,18 @@ type cursor struct {
 	batch  int    // values read at a time; buf is allocated on first use
 	pages  pq.Pages
 	values pq.ValueReader
-	buf    []pq.Value
-	pos, n int
-	eof    bool
+	// page is the page values reads from. With release set it goes back to
+	// parquet-go's buffer pool once its values are consumed, so the next
+	// page reuses its buffers instead of allocating (and the GC collecting)
+	// new ones; release is only set where a value is converted (copied)
+	// before the cursor reads the next (primitive fields, and columns read
+	// only for their levels). The variant reader keeps several values of a
+	// row from one column, so its cursors keep their pages.
+	page    pq.Page
+	release bool
+	buf     []pq.Value
+	pos, n  int
+	eof     bool
 }
 
 func newCursor(leaf *fnode, batch int) *cursor {
@@ -479,10 +488,20 @@ func (c *cursor) reset(src io.ReaderAt, md *format.ColumnMetaData, chunk pq.Colu
 }
 
 func (c *cursor) close() {
+	c.releasePage()
 	if c.pages != nil {
 		_ = c.pages.Close()
 		c.pages = nil
 	}
+}
+
+// releasePage is done with the current page: values read from it must not
+// be used afterwards.
+func (c *cursor) releasePage() {
+	if c.page != nil && c.release {
+		pq.Release(c.page)
+	}
+	c.page = nil
 }
 
 // fill loads the next values; earlier values have all been consumed (and
@@ -502,6 +521,7 @@ func (c *cursor) fill() error {
 				return err
 			}
 			c.values = nil
+			c.releasePage()
 		}
 		if c.pages == nil {
 			c.eof = true
@@ -515,7 +535,7 @@ func (c *cursor) fill() error {
 		if err != nil {
 			return err
 		}
-		c.values = page.Values()
+		c.page, c.values = page, page.Values()
 	}
 	return io.EOF
 }
