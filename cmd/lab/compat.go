@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"slices"
 	"strings"
 	"time"
@@ -37,13 +38,37 @@ The expected matrix the tests pin is spec/compat/expected.json
 (go test ./spec/compat -update rewrites it).
 
 A reader that is not installed fails the command, naming it; --readers
-leaves readers out. Every peer process runs under a time limit.`,
+leaves readers out. Every peer process runs under a time limit.
+
+--tables runs the table section instead: it creates Iceberg tables with the
+lab in a temporary warehouse (multimodal FILE, VECTOR and VARIANT columns,
+unpartitioned and partitioned; primitives over two appends; footer
+annotations opted in) and reads each with iceberg-go's own scan (in a child
+process: its panics end the process), icebird and DuckDB's read_parquet over
+the data files the table lists, classing each table × reader ok, error,
+crash or wrong against the rows appended, column by column. --write then
+replaces the "Tables" section's generated part; its expected outcomes are
+spec/compat/table_expected.json.`,
 		Example: `  lab compat
   lab compat --write spec/COMPAT.md
   lab compat --json --readers parquet-go,duckdb
-  PARQUET_TEST_DATA=../parquet-testing lab compat`,
+  PARQUET_TEST_DATA=../parquet-testing lab compat
+  lab compat --tables --write spec/COMPAT.md`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if v.GetBool("compat.iceberg-scan-child") {
+				if code := compat.RunIcebergScanChild(cmd.OutOrStdout()); code != 0 {
+					return fmt.Errorf("iceberg-go scan child: exit status %d", code)
+				}
+				return nil
+			}
+			if v.GetBool("compat.tables") {
+				readers, err := selectTableReaders(v.GetStringSlice("compat.readers"))
+				if err != nil {
+					return usageError{err}
+				}
+				return runCompatTables(cmd.Context(), cmd.OutOrStdout(), readers, v.GetBool("compat.json"), v.GetString("compat.write"))
+			}
 			readers, err := selectReaders(v.GetStringSlice("compat.readers"))
 			if err != nil {
 				return usageError{err}
@@ -66,7 +91,10 @@ leaves readers out. Every peer process runs under a time limit.`,
 	cmd.Flags().StringSlice("readers", nil, "readers to run (default all: "+strings.Join(names, ", ")+")")
 	cmd.Flags().Bool("json", false, "print the matrix as JSON")
 	cmd.Flags().String("write", "", "also write the table into this Markdown file, between its generated-table markers")
-	for _, f := range []string{"golden", "parquet-testing", "readers", "json", "write"} {
+	cmd.Flags().Bool("tables", false, "run the table section: lab-written Iceberg tables read by "+strings.Join(tableReaderNames(), ", "))
+	cmd.Flags().Bool("iceberg-scan-child", false, "internal: be the child process of --tables' iceberg-go scan")
+	_ = cmd.Flags().MarkHidden("iceberg-scan-child")
+	for _, f := range []string{"golden", "parquet-testing", "readers", "json", "write", "tables", "iceberg-scan-child"} {
 		_ = v.BindPFlag("compat."+f, cmd.Flags().Lookup(f))
 	}
 	return cmd
@@ -124,6 +152,79 @@ func runCompat(ctx context.Context, out, errOut io.Writer, o compatOptions) erro
 		}
 	}
 	if o.asJSON {
+		return writeJSON(out, m)
+	}
+	_, err = io.WriteString(out, m.Markdown())
+	return err
+}
+
+// icebergScanChild runs this program as the child of the table section's
+// iceberg-go reader.
+func icebergScanChild(ctx context.Context) *exec.Cmd {
+	exe, err := os.Executable()
+	if err != nil {
+		exe = os.Args[0]
+	}
+	return exec.CommandContext(ctx, exe, "compat", "--iceberg-scan-child")
+}
+
+func tableReaderNames() []string {
+	var names []string
+	for _, r := range compat.TableReaders(icebergScanChild) {
+		names = append(names, r.Name)
+	}
+	return names
+}
+
+func selectTableReaders(names []string) ([]compat.TableReader, error) {
+	all := compat.TableReaders(icebergScanChild)
+	if len(names) == 0 {
+		return all, nil
+	}
+	var out []compat.TableReader
+	for _, n := range names {
+		i := slices.IndexFunc(all, func(r compat.TableReader) bool { return r.Name == strings.TrimSpace(n) })
+		if i < 0 {
+			return nil, fmt.Errorf("--readers: unknown table reader %q; known: %s", n, strings.Join(tableReaderNames(), ", "))
+		}
+		out = append(out, all[i])
+	}
+	return out, nil
+}
+
+// runCompatTables builds the table section's tables in a temporary
+// warehouse, reads them with the readers and prints (and with write,
+// writes) the section.
+func runCompatTables(ctx context.Context, out io.Writer, readers []compat.TableReader, asJSON bool, write string) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	for _, r := range readers {
+		if err := r.Available(); err != nil {
+			return err
+		}
+	}
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Minute)
+	defer cancel()
+	dir, err := os.MkdirTemp("", "lab-compat-tables-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	tables, err := compat.BuildTables(ctx, dir, compat.TableCases())
+	if err != nil {
+		return err
+	}
+	m, err := compat.RunTables(ctx, tables, readers)
+	if err != nil {
+		return err
+	}
+	if write != "" {
+		if err := m.WriteInto(write); err != nil {
+			return err
+		}
+	}
+	if asJSON {
 		return writeJSON(out, m)
 	}
 	_, err = io.WriteString(out, m.Markdown())
