@@ -128,6 +128,17 @@ func TestDeleteDeletionVectors(t *testing.T) {
 	want = idsWithout(0, 99, 7, 8, 9, 60, 61)
 	assertIDs(t, "lab scan after a second delete", scanIDs(t, tbl, ScanOptions{}), want)
 	assertIDs(t, "iceberg-go after a second delete", icebergGoIDs(t, tbl), want)
+	files, err := tbl.Files(context.Background(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	contents := map[string]int{}
+	for _, f := range files {
+		contents[f.Content]++
+	}
+	if len(files) != 4 || contents["data"] != 2 || contents["deletion-vector"] != 2 {
+		t.Fatalf("live files after the second delete: %v (want 2 data files and one deletion vector each)", contents)
+	}
 	tasks := planTasks(t, tbl)
 	for _, task := range tasks {
 		if n := len(task.DeletionVectorFiles); n != 1 {

@@ -148,7 +148,7 @@ func (t *Table) Files(ctx context.Context, snapshotID int64) ([]FileInfo, error)
 func fileInfo(e iceberg.ManifestEntry, schema *iceberg.Schema, md itable.Metadata) FileInfo {
 	df := e.DataFile()
 	fi := FileInfo{
-		Path: df.FilePath(), Content: contentName(df.ContentType()), Format: string(df.FileFormat()),
+		Path: df.FilePath(), Content: ContentName(df), Format: string(df.FileFormat()),
 		Records: df.Count(), Bytes: df.FileSizeBytes(), SpecID: df.SpecID(), FirstRowID: df.FirstRowID(),
 		SplitOffset: df.SplitOffsets(),
 	}
@@ -203,9 +203,15 @@ func bound(t iceberg.PrimitiveType, b []byte) string {
 	return lit.String()
 }
 
-func contentName(c iceberg.ManifestEntryContent) string {
-	switch c {
+// ContentName names what a data or delete file holds: data,
+// position-deletes, deletion-vector (a v3 position delete in Puffin) or
+// equality-deletes.
+func ContentName(df iceberg.DataFile) string {
+	switch df.ContentType() {
 	case iceberg.EntryContentPosDeletes:
+		if df.FileFormat() == iceberg.PuffinFile {
+			return "deletion-vector"
+		}
 		return "position-deletes"
 	case iceberg.EntryContentEqDeletes:
 		return "equality-deletes"

@@ -97,14 +97,7 @@ type deleteFile struct {
 func deleteFiles(files []iceberg.DataFile) []deleteFile {
 	out := []deleteFile{}
 	for _, f := range files {
-		content := "position-deletes"
-		switch {
-		case f.ContentType() == iceberg.EntryContentEqDeletes:
-			content = "equality-deletes"
-		case f.FileFormat() == iceberg.PuffinFile:
-			content = "deletion-vector"
-		}
-		out = append(out, deleteFile{Path: f.FilePath(), Content: content, Records: f.Count()})
+		out = append(out, deleteFile{Path: f.FilePath(), Content: table.ContentName(f), Records: f.Count()})
 	}
 	return out
 }
