@@ -122,11 +122,12 @@ func readConverter(info leafInfo, want iceberg.Type) (readConv, error) {
 			return string(v.ByteArray()), nil
 		}, nil
 	case iceberg.BinaryType:
+		var slab byteSlab
 		return func(v pq.Value) (any, error) {
 			if err := check(v); err != nil {
 				return nil, err
 			}
-			return bytes.Clone(v.ByteArray()), nil
+			return slab.clone(v.ByteArray()), nil
 		}, nil
 	case iceberg.UUIDType:
 		return func(v pq.Value) (any, error) {
@@ -140,6 +141,7 @@ func readConverter(info leafInfo, want iceberg.Type) (readConv, error) {
 			return uuid.UUID(b), nil
 		}, nil
 	case iceberg.FixedType:
+		var slab byteSlab
 		return func(v pq.Value) (any, error) {
 			if err := check(v); err != nil {
 				return nil, err
@@ -148,7 +150,7 @@ func readConverter(info leafInfo, want iceberg.Type) (readConv, error) {
 			if len(b) != w.Len() {
 				return nil, fmt.Errorf("fixed[%d] value of %d bytes", w.Len(), len(b))
 			}
-			return bytes.Clone(b), nil
+			return slab.clone(b), nil
 		}, nil
 	case iceberg.DecimalType:
 		scale := w.Scale()
@@ -255,4 +257,31 @@ func int96Micros(v pq.Value) int64 {
 	nanos := uint64(x[1])<<32 | uint64(x[0])
 	const julianEpoch = 2440588
 	return (int64(x[2])-julianEpoch)*86_400_000_000 + int64(nanos/1000)
+}
+
+// byteSlab copies byte values out of pages into shared blocks: one
+// allocation per slabBlock bytes instead of one per value, which for a
+// scan of 768-dim vectors is most of its allocations. Each copy is capped
+// (a full slice expression), so appending to one never writes into the
+// next; a block is never reused, and a value keeps its block alive while
+// it lives. Values over a quarter block get their own allocation.
+type byteSlab struct{ free []byte }
+
+const slabBlock = 64 << 10
+
+func (s *byteSlab) clone(b []byte) []byte {
+	switch {
+	case b == nil:
+		return nil
+	case len(b) == 0:
+		return []byte{}
+	case len(b) > slabBlock/4:
+		return bytes.Clone(b)
+	}
+	if cap(s.free)-len(s.free) < len(b) {
+		s.free = make([]byte, 0, slabBlock)
+	}
+	n := len(s.free)
+	s.free = append(s.free, b...)
+	return s.free[n:len(s.free):len(s.free)]
 }
