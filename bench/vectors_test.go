@@ -47,8 +47,14 @@ func TestRunVectorBenchQuick(t *testing.T) {
 			t.Errorf("negative peak heap %v", x.SearchPeakHeapMB)
 		}
 	}
-	if len(rep.Verdicts) != 5 {
-		t.Errorf("%d verdicts, want one per target (5): %+v", len(rep.Verdicts), rep.Verdicts)
+	if len(rep.Verdicts) != 8 {
+		t.Errorf("%d verdicts, want one per target (8): %+v", len(rep.Verdicts), rep.Verdicts)
+	}
+	for _, x := range rep.Results {
+		if x.DecompressMs <= 0 || x.OwnFloorRatio <= 0 || x.OwnFloorRatio > x.SearchFloorRatio*1.0001 {
+			t.Errorf("%s/%s/%s: decompression floor %v ms, search over its own floor %v (over the memory floor %v)",
+				x.Layout, x.Encoding, x.Codec, x.DecompressMs, x.OwnFloorRatio, x.SearchFloorRatio)
+		}
 	}
 	for _, v := range rep.Verdicts {
 		if !v.Measured || v.Figure == "" {
