@@ -227,6 +227,7 @@ func (t *Table) searchPaged(s *Scan, path string, decl vector.Declaration, o Sea
 		return 0, err
 	}
 	defer f.Close()
+	f.ReadPages(true) // one search per file: reads cost less than a mapping
 	if info := f.Info(); info.Dim != decl.Dim {
 		return 0, fmt.Errorf("column %s holds dimension %d vectors; the table declares %s", decl.Column, info.Dim, decl.TypeName())
 	}

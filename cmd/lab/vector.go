@@ -114,6 +114,7 @@ func runVectorSearch(out io.Writer, path string, o vectorSearchOptions) error {
 		return err
 	}
 	defer f.Close()
+	f.ReadPages(true) // one search: reads cost less than a mapping (vector.SearchFile)
 	info := f.Info()
 	dim := len(queries[0])
 	if info.Dim != 0 && dim != info.Dim {

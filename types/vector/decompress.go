@@ -87,12 +87,19 @@ func decompress(codec format.CompressionCodec, src []byte, size int, bufs *pageB
 // pageBuffers recycles the decompression buffers of one scan: a page's
 // buffer returns when the search is done with its block, so a scan holds
 // as many buffers as it has pages in flight, whatever the file size, and
-// allocates no new ones once warm.
+// allocates no new ones once warm. Buffers that pages are read into
+// (File.ReadPages) are kept apart and sized in steps of readGrain, so that
+// pages of slightly different sizes share them.
 type pageBuffers struct {
-	free chan []byte // 4-byte aligned buffers, length = capacity − 3
+	free  chan []byte // 4-byte aligned buffers, length = capacity − 3
+	reads chan []byte // 4-byte aligned, capacity a multiple of readGrain
 }
 
-func newPageBuffers(n int) *pageBuffers { return &pageBuffers{free: make(chan []byte, n)} }
+const readGrain = 64 << 10
+
+func newPageBuffers(n int) *pageBuffers {
+	return &pageBuffers{free: make(chan []byte, n), reads: make(chan []byte, n)}
+}
 
 // get returns a 4-byte aligned buffer of size bytes; a nil pool allocates.
 func (p *pageBuffers) get(size int) []byte {
@@ -108,13 +115,33 @@ func (p *pageBuffers) get(size int) []byte {
 	return alignedBody(size, 0)
 }
 
+// getRead returns a 4-byte aligned buffer of at least size bytes to read a
+// page into, its capacity a multiple of readGrain.
+func (p *pageBuffers) getRead(size int) []byte {
+	size = (size + readGrain - 1) / readGrain * readGrain
+	if p != nil {
+		select {
+		case b := <-p.reads:
+			if cap(b) >= size {
+				return b[:cap(b)]
+			}
+		default:
+		}
+	}
+	return alignedBody(size, 0)
+}
+
 // put hands b back for reuse; a full or nil pool drops it.
 func (p *pageBuffers) put(b []byte) {
 	if p == nil || b == nil {
 		return
 	}
+	pool := p.free
+	if cap(b)%readGrain == 0 {
+		pool = p.reads // a read buffer (or one as good as one)
+	}
 	select {
-	case p.free <- b[:cap(b)]:
+	case pool <- b[:cap(b)]:
 	default:
 	}
 }

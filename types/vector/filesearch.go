@@ -203,12 +203,17 @@ func (b *FileBlocks) Close() {
 // of each query under metric, in bounded memory, using every core. Ids are
 // row numbers. A query dimension other than the column's is an error naming
 // both; a file of 0 rows gives empty results.
+//
+// The file is opened for this one search, so its pages are read into
+// recycled buffers rather than mapped (File.ReadPages): a mapping's setup
+// and page-table population cost more than the copy for a single scan.
 func SearchFile(path string, layout Layout, metric Metric, queries Matrix, k int) ([][]Result, error) {
 	f, err := OpenFile(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
+	f.ReadPages(true)
 	return f.Search(layout, metric, queries, k)
 }
 

@@ -7,16 +7,25 @@ import (
 	"testing"
 )
 
-// searchAlloc is the bytes SearchFile allocates on path, the least of a few
-// runs (a run can catch a stray allocation of the test runner).
-func searchAlloc(t *testing.T, path string, queries Matrix) uint64 {
+// searchAlloc is the bytes a search opening path allocates, the least of a
+// few runs (a run can catch a stray allocation of the test runner); reads
+// reads the pages into recycled buffers (File.ReadPages, as SearchFile
+// does), otherwise the file is mapped.
+func searchAlloc(t *testing.T, path string, queries Matrix, reads bool) uint64 {
 	t.Helper()
 	best := ^uint64(0)
 	for range 3 {
 		runtime.GC()
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
-		if _, err := SearchFile(path, 0, MetricDot, queries, 10); err != nil {
+		f, err := OpenFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.ReadPages(reads)
+		_, err = f.Search(0, MetricDot, queries, 10)
+		f.Close()
+		if err != nil {
 			t.Fatal(err)
 		}
 		runtime.ReadMemStats(&after)
@@ -48,7 +57,10 @@ func pageCount(t *testing.T, path string) int {
 // larger costs only a small per-page bookkeeping constant more (no page
 // buffer per page: uncompressed pages are used where they lie in the
 // mapping, decompression buffers are recycled); with a fixed number of
-// pages, an uncompressed file 4× larger costs about the same.
+// pages, an uncompressed file 4× larger costs about the same when mapped
+// (pages read into buffers, File.ReadPages, cost a buffer per page in
+// flight, so their memory grows with the page size as decompression
+// buffers do).
 func TestSearchMemoryIndependentOfFileSize(t *testing.T) {
 	if testing.Short() {
 		t.Skip("writes and searches files of a few MiB")
@@ -73,12 +85,14 @@ func TestSearchMemoryIndependentOfFileSize(t *testing.T) {
 				if pl < ps+3*ps/2 {
 					t.Fatalf("%d and %d pages: the larger file should have about 4× the pages", ps, pl)
 				}
-				as, al := searchAlloc(t, small, queries), searchAlloc(t, large, queries)
-				perPage := (int64(al) - int64(as)) / int64(pl-ps)
-				t.Logf("%d pages: %d B, %d pages: %d B, %d B per extra page", ps, as, pl, al, perPage)
-				if perPage > perPageLimit {
-					t.Errorf("each extra page of %d bytes costs %d allocated bytes, want ≤ %d (%d pages: %d B, %d pages: %d B)",
-						pageBytes, perPage, perPageLimit, ps, as, pl, al)
+				for _, reads := range []bool{false, true} {
+					as, al := searchAlloc(t, small, queries, reads), searchAlloc(t, large, queries, reads)
+					perPage := (int64(al) - int64(as)) / int64(pl-ps)
+					t.Logf("reads %v: %d pages: %d B, %d pages: %d B, %d B per extra page", reads, ps, as, pl, al, perPage)
+					if perPage > perPageLimit {
+						t.Errorf("reads %v: each extra page of %d bytes costs %d allocated bytes, want ≤ %d (%d pages: %d B, %d pages: %d B)",
+							reads, pageBytes, perPage, perPageLimit, ps, as, pl, al)
+					}
 				}
 			})
 			if codec != CodecNone {
@@ -88,7 +102,7 @@ func TestSearchMemoryIndependentOfFileSize(t *testing.T) {
 				const pages = 16
 				small := write(t, layout, codec, n, n*dim*4/pages)
 				large := write(t, layout, codec, 4*n, 4*n*dim*4/pages)
-				as, al := searchAlloc(t, small, queries), searchAlloc(t, large, queries)
+				as, al := searchAlloc(t, small, queries, false), searchAlloc(t, large, queries, false)
 				t.Logf("%d rows: %d B, %d rows: %d B", n, as, 4*n, al)
 				if float64(al) > 1.5*float64(as) {
 					t.Errorf("searching %d rows allocates %d bytes, %d rows %d bytes: want < 1.5×", 4*n, al, n, as)

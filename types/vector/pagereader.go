@@ -63,7 +63,18 @@ type File struct {
 	checked, unchecked atomic.Int64
 	// skipCRC turns verification off (SkipChecksums).
 	skipCRC bool
+	// noMap makes scans read pages into recycled buffers (ReadPages).
+	noMap bool
 }
+
+// ReadPages makes scans read each page with ReadAt into a recycled buffer
+// instead of mapping the file; call it before the file is scanned. A
+// mapping costs its setup and a page-table entry per 4 KiB of the file
+// (populated at map time, MAP_POPULATE), which a file opened for one search
+// pays in full every time; reads copy each page once from the page cache
+// into a buffer the scan reuses, which stays in cache while it is scored. A
+// file searched many times is better mapped: no copy at all.
+func (f *File) ReadPages(on bool) { f.noMap = on }
 
 // SkipChecksums turns page CRC verification off or on (on by default).
 // Verifying costs a pass over every page at CRC speed (Go's crc32 runs at
@@ -101,7 +112,7 @@ func (f *File) Checksums() (verified, without int64) {
 // the whole file.
 func (f *File) mapForScan() {
 	f.mapOnce.Do(func() {
-		if f.osFile != nil {
+		if f.osFile != nil && !f.noMap {
 			f.mapped, f.unmap, _ = mapFile(f.osFile, f.size)
 		}
 	})
@@ -598,8 +609,12 @@ func (f *File) pageRefs(ci int) ([]pageRef, error) {
 		return refs, nil
 	}
 	var refs []pageRef
+	var scratch []byte // the probes of an unmapped file, one buffer for all
+	if f.mapped == nil {
+		scratch = make([]byte, headerProbe)
+	}
 	for off := c.start; off < c.end; {
-		h, hlen, _, err := f.readHeader(off, c.end)
+		h, hlen, _, err := f.readHeaderInto(scratch, off, c.end)
 		if err != nil {
 			return nil, err
 		}
@@ -701,12 +716,19 @@ func dictionaryValues(c *chunk, src []byte, n, width int) ([]float32, error) {
 // readHeader decodes the page header at off; prefix holds the bytes read,
 // the header and whatever of the body followed it.
 func (f *File) readHeader(off, end int64) (format.PageHeader, int, []byte, error) {
+	return f.readHeaderInto(nil, off, end)
+}
+
+// readHeaderInto is readHeader reading into scratch when the file is not
+// mapped and scratch is large enough, so that a loop over many headers
+// (pageRefs without an offset index) allocates once.
+func (f *File) readHeaderInto(scratch []byte, off, end int64) (format.PageHeader, int, []byte, error) {
 	for probe := int64(headerProbe); ; probe *= 16 {
 		n := min(probe, end-off)
 		if n <= 0 {
 			return format.PageHeader{}, 0, nil, fmt.Errorf("%s: page header at byte %d: past the end of the column chunk", f.info.Path, off)
 		}
-		buf, err := f.bytesAt(int(n), off)
+		buf, err := f.bytesInto(scratch, int(n), off)
 		if err != nil {
 			return format.PageHeader{}, 0, nil, fmt.Errorf("%s: page header at byte %d: %w", f.info.Path, off, err)
 		}
@@ -868,6 +890,9 @@ func (f *File) decodePage(ref pageRef, wantDim int) (decodedPage, error) {
 // decodePageWith is decodePage taking its decompression buffer from bufs
 // (nil: a new one); the page then holds it in buf.
 func (f *File) decodePageWith(ref pageRef, wantDim int, bufs *pageBuffers) (decodedPage, error) {
+	if f.mapped == nil && f.noMap && bufs != nil && ref.size > 0 {
+		return f.readAndDecode(ref, wantDim, bufs)
+	}
 	c := &f.chunks[ref.chunk]
 	h, hlen, probe, err := f.readHeader(ref.offset, c.end)
 	if err != nil {
@@ -893,6 +918,74 @@ func (f *File) decodePageWith(ref pageRef, wantDim int, bufs *pageBuffers) (deco
 			}
 		}
 	}
+	return f.checkAndDecode(h, pl, c, body, wantDim, bufs, where)
+}
+
+// readAndDecode is decodePageWith for File.ReadPages: the whole page,
+// header and body, comes with one ReadAt into a recycled buffer, which the
+// page then holds while its vectors may view it.
+func (f *File) readAndDecode(ref pageRef, wantDim int, bufs *pageBuffers) (decodedPage, error) {
+	c := &f.chunks[ref.chunk]
+	where := func() string { return fmt.Sprintf("%s: page at byte %d", f.info.Path, ref.offset) }
+	if ref.size > int64(maxPageBytes)+headerProbe<<8 {
+		return decodedPage{}, fmt.Errorf("%s: a page of %d bytes is over the %d this reader takes", where(), ref.size, maxPageBytes)
+	}
+	read := bufs.getRead(int(ref.size))
+	raw := read[:ref.size:ref.size]
+	if err := readAt(f.r, raw, ref.offset); err != nil {
+		bufs.put(read)
+		return decodedPage{}, fmt.Errorf("%s: %w", where(), err)
+	}
+	p, compressed, err := f.decodeRaw(c, raw, wantDim, bufs, where)
+	switch {
+	case err != nil:
+		bufs.put(read)
+	case !compressed && p.buf == nil:
+		// The vectors may view the read buffer (PLAIN values, in place):
+		// it returns to the pool with the block.
+		p.buf = read
+	default:
+		// Decompressed, or decoded into a buffer of their own: nothing
+		// views the page as read.
+		bufs.put(read)
+	}
+	return p, err
+}
+
+// decodeRaw decodes a page read whole: raw holds its header and body.
+func (f *File) decodeRaw(c *chunk, raw []byte, wantDim int, bufs *pageBuffers, where func() string) (decodedPage, bool, error) {
+	h, hlen, err := decodePageHeader(raw)
+	if err != nil {
+		return decodedPage{}, false, fmt.Errorf("%s: page header: %w", where(), err)
+	}
+	n := int64(h.CompressedPageSize)
+	if n > int64(len(raw)-hlen) {
+		return decodedPage{}, false, fmt.Errorf("%s: page of %d bytes overruns the %d its offset index gives it", where(), hlen+int(n), len(raw))
+	}
+	pl, err := f.parseHeader(h, hlen, c)
+	if err != nil {
+		return decodedPage{}, false, fmt.Errorf("%s: %w", where(), err)
+	}
+	p, err := f.checkAndDecode(h, pl, c, raw[hlen:int64(hlen)+n:int64(hlen)+n], wantDim, bufs, where)
+	return p, pl.compressed, err
+}
+
+// decodePageHeader decodes the Thrift page header at the start of buf,
+// refusing negative sizes.
+func decodePageHeader(buf []byte) (format.PageHeader, int, error) {
+	var h format.PageHeader
+	rd := compactProtocol.NewReaderFromBytes(buf)
+	if err := thrift.NewDecoder(rd).Decode(&h); err != nil {
+		return h, 0, err
+	}
+	if h.CompressedPageSize < 0 || h.UncompressedPageSize < 0 {
+		return h, 0, fmt.Errorf("negative page size (compressed %d, uncompressed %d)", h.CompressedPageSize, h.UncompressedPageSize)
+	}
+	return h, rd.BytesRead(), nil
+}
+
+// checkAndDecode verifies the page's CRC and decodes its body.
+func (f *File) checkAndDecode(h format.PageHeader, pl pageLayout, c *chunk, body []byte, wantDim int, bufs *pageBuffers, where func() string) (decodedPage, error) {
 	if err := f.checkCRC(h, body); err != nil {
 		return decodedPage{}, fmt.Errorf("%s, column %s: %w", where(), strings.Join(f.leafPath, "."), err)
 	}
