@@ -36,6 +36,13 @@ type VectorBenchConfig struct {
 	K         int // default 10
 	TakeRows  int // default 100
 	PageBytes int // default: vector.WriteFile's
+	// PeerFiles has DuckDB (V2 pages + zstd, its FLOAT[dim] array) and
+	// parquet-wasm (arrow-rs: BYTE_STREAM_SPLIT + zstd, FixedSizeList)
+	// write the same vectors, and measures the lab's reader on their files
+	// beside its own (issue 14: other writers' files at the same bounds,
+	// and the lab's BSS + zstd no larger than the smaller of theirs). Each
+	// missing peer is an error.
+	PeerFiles bool
 	// Progress, when set, receives one line per step.
 	Progress io.Writer
 }
@@ -43,6 +50,10 @@ type VectorBenchConfig struct {
 // VectorBenchResult is one layout × encoding × codec.
 type VectorBenchResult struct {
 	Layout, Encoding, Codec string
+	// Writer is who wrote the file: "lab", or a peer (PeerFiles), whose
+	// files are described by Layout (what the lab's reader detects),
+	// Encoding and Codec as the peer was asked to write them.
+	Writer                  string
 	WriteMBps               float64 // raw float32 bytes written per second / 1e6
 	FileBytes               int64
 	SizeRatio               float64 // file size / raw float32 size
@@ -170,20 +181,16 @@ func RunVectorBench(cfg VectorBenchConfig) (*VectorBenchReport, error) {
 	// collector's target grows with the live heap, so with the dataset alive
 	// the sampled heap would show GOGC headroom proportional to the dataset
 	// instead of what the search holds.
-	type combo struct {
-		path string
-		res  VectorBenchResult
-	}
 	progress := func(format string, args ...any) {
 		if cfg.Progress != nil {
 			fmt.Fprintf(cfg.Progress, "vectors: "+format+"\n", args...)
 		}
 	}
-	var combos []combo
+	var combos []vectorFile
 	for _, layout := range cfg.Layouts {
 		for _, enc := range cfg.Encodings {
 			for _, codec := range cfg.Codecs {
-				res := VectorBenchResult{Layout: layout.String(), Encoding: enc.String(), Codec: codec.String()}
+				res := VectorBenchResult{Writer: "lab", Layout: layout.String(), Encoding: enc.String(), Codec: codec.String()}
 				progress("writing %s/%s/%s", layout, enc, codec)
 				path := filepath.Join(dir, fmt.Sprintf("%s-%s-%s.parquet", layout, enc, codec))
 				opts := vector.WriteOptions{Layout: layout, Encoding: enc, Codec: codec, PageBytes: cfg.PageBytes}
@@ -198,9 +205,16 @@ func RunVectorBench(cfg VectorBenchConfig) (*VectorBenchReport, error) {
 				}
 				res.FileBytes = st.Size()
 				res.SizeRatio = float64(st.Size()) / raw
-				combos = append(combos, combo{path, res})
+				combos = append(combos, vectorFile{path, res})
 			}
 		}
+	}
+	if cfg.PeerFiles {
+		peerCombos, err := writeOtherWriters(dir, col, raw, progress)
+		if err != nil {
+			return nil, err
+		}
+		combos = append(combos, peerCombos...)
 	}
 	data, col = nil, vector.Column{}
 	one.Data = append([]float32(nil), one.Data...)
@@ -288,6 +302,12 @@ func RunVectorBench(cfg VectorBenchConfig) (*VectorBenchReport, error) {
 	}
 	rep.Verdicts = rep.verdicts()
 	return rep, nil
+}
+
+// vectorFile is one file the benchmark measures, with its results so far.
+type vectorFile struct {
+	path string
+	res  VectorBenchResult
 }
 
 // bestTakeMs times taking rows from the file at path, opening it each time
@@ -439,15 +459,22 @@ func (r *VectorBenchReport) verdicts() []VectorVerdict {
 	out = append(out, v)
 	out = append(out, r.everyConfig(
 		fmt.Sprintf("single-query search over every uncompressed layout and encoding ≤ %.1f× the memory floor", targetUncompressedFloor),
-		func(x *VectorBenchResult) bool { return x.Codec == "none" },
+		func(x *VectorBenchResult) bool { return x.Writer == "lab" && x.Codec == "none" },
 		func(x *VectorBenchResult) (float64, bool) { return x.SearchFloorRatio, x.SearchFloorRatio <= targetUncompressedFloor }, "%.2f×"))
 	out = append(out, r.everyConfig(
 		fmt.Sprintf("single-query search over every compressed configuration ≤ %.1f× max(its decompression floor, the memory floor)", targetCompressedFloor),
-		func(x *VectorBenchResult) bool { return x.Codec != "none" },
+		func(x *VectorBenchResult) bool { return x.Writer == "lab" && x.Codec != "none" },
 		func(x *VectorBenchResult) (float64, bool) { return x.OwnFloorRatio, x.OwnFloorRatio <= targetCompressedFloor }, "%.2f×"))
+	if r.hasWriter(func(w string) bool { return w != "lab" }) {
+		out = append(out, r.everyConfig(
+			fmt.Sprintf("single-query search over DuckDB's and parquet-wasm's files ≤ %.1f× max(their decompression floor, the memory floor)", targetCompressedFloor),
+			func(x *VectorBenchResult) bool { return x.Writer != "lab" },
+			func(x *VectorBenchResult) (float64, bool) { return x.OwnFloorRatio, x.OwnFloorRatio <= targetCompressedFloor }, "%.2f×"))
+		out = append(out, r.sizeAgainstPeers())
+	}
 	out = append(out, r.everyConfig(
 		fmt.Sprintf("write of every uncompressed layout ≥ %d MB/s", targetWriteMBps),
-		func(x *VectorBenchResult) bool { return x.Codec == "none" },
+		func(x *VectorBenchResult) bool { return x.Writer == "lab" && x.Codec == "none" },
 		func(x *VectorBenchResult) (float64, bool) { return x.WriteMBps, x.WriteMBps >= targetWriteMBps }, "%.0f MB/s"))
 	v = VectorVerdict{Target: "peak heap of a search independent of the file size"}
 	if len(r.Peak) > 0 {
@@ -463,6 +490,42 @@ func (r *VectorBenchReport) verdicts() []VectorVerdict {
 	return out
 }
 
+func (r *VectorBenchReport) hasWriter(match func(string) bool) bool {
+	for _, x := range r.Results {
+		if match(x.Writer) {
+			return true
+		}
+	}
+	return false
+}
+
+// sizeAgainstPeers judges the lab's smaller BYTE_STREAM_SPLIT + zstd file
+// against the smaller of DuckDB's and parquet-wasm's files of the same data.
+func (r *VectorBenchReport) sizeAgainstPeers() VectorVerdict {
+	v := VectorVerdict{Target: "the lab's BYTE_STREAM_SPLIT + zstd no larger than the smaller of DuckDB's and parquet-wasm's files"}
+	var lab, peer *VectorBenchResult
+	for i := range r.Results {
+		x := &r.Results[i]
+		switch {
+		case x.Writer == "lab" && x.Encoding == "bss" && x.Codec == "zstd":
+			if lab == nil || x.FileBytes < lab.FileBytes {
+				lab = x
+			}
+		case x.Writer != "lab":
+			if peer == nil || x.FileBytes < peer.FileBytes {
+				peer = x
+			}
+		}
+	}
+	if lab == nil || peer == nil {
+		v.Figure = "needs a bss/zstd configuration of the lab's"
+		return v
+	}
+	v.Measured, v.Met = true, lab.FileBytes <= peer.FileBytes
+	v.Figure = fmt.Sprintf("lab %s %.4f of raw, %s %.4f", lab.Layout, lab.SizeRatio, peer.Writer, peer.SizeRatio)
+	return v
+}
+
 // everyConfig is a verdict over every result that applies: met when each
 // one meets it; the figure lists them, the ones that miss first.
 func (r *VectorBenchReport) everyConfig(target string, applies func(*VectorBenchResult) bool, judge func(*VectorBenchResult) (float64, bool), unit string) VectorVerdict {
@@ -476,6 +539,9 @@ func (r *VectorBenchReport) everyConfig(target string, applies func(*VectorBench
 		v.Measured = true
 		fig, ok := judge(x)
 		s := fmt.Sprintf("%s/%s/%s "+unit, x.Layout, x.Encoding, x.Codec, fig)
+		if x.Writer != "lab" {
+			s = x.Writer + " " + s
+		}
 		if ok {
 			met = append(met, s)
 		} else {
@@ -630,11 +696,11 @@ func (r *VectorBenchReport) Markdown() string {
 	b.WriteString("\n")
 	b.WriteString("Scans and takes read pages without checking their CRCs (the layouts' readers); the verified columns are the same search and take with every page CRC checked, as `lab vector search` and `take` run.\n\n")
 	b.WriteString("The decompression floor is every page inflated on every core and nothing else; top-10/own floor is the search over the larger of it and the memory floor.\n\n")
-	b.WriteString("| layout | encoding | codec | write MB/s | size/raw | decode GB/s | decode/floor | top-10 ms | top-10/floor | decompress floor ms | top-10/own floor | batch q/s | batch/floor | take 100 ms | top-10 verified/floor | take 100 verified ms | search peak heap MB |\n")
-	b.WriteString("|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
+	b.WriteString("| writer | layout | encoding | codec | write MB/s | size/raw | decode GB/s | decode/floor | top-10 ms | top-10/floor | decompress floor ms | top-10/own floor | batch q/s | batch/floor | take 100 ms | top-10 verified/floor | take 100 verified ms | search peak heap MB |\n")
+	b.WriteString("|---|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
 	for _, x := range r.Results {
-		fmt.Fprintf(&b, "| %s | %s | %s | %.0f | %.3f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.0f | %.2f | %.2f | %.2f | %.2f | %.1f |\n",
-			x.Layout, x.Encoding, x.Codec, x.WriteMBps, x.SizeRatio, x.DecodeGBps, x.DecodeFloorRatio,
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %.0f | %.3f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.0f | %.2f | %.2f | %.2f | %.2f | %.1f |\n",
+			x.Writer, x.Layout, x.Encoding, x.Codec, x.WriteMBps, x.SizeRatio, x.DecodeGBps, x.DecodeFloorRatio,
 			x.SearchMs, x.SearchFloorRatio, x.DecompressMs, x.OwnFloorRatio, x.BatchQPS, x.BatchFloorRatio, x.TakeMs,
 			x.VerifiedSearchFloorRatio, x.VerifiedTakeMs, x.SearchPeakHeapMB)
 	}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/coltype-lab/lab/bench/peers"
+	"github.com/coltype-lab/lab/internal/testenv"
 	"github.com/coltype-lab/lab/types/vector"
 )
 
@@ -24,7 +26,7 @@ func TestRunVectorBenchQuick(t *testing.T) {
 	for _, l := range vector.Layouts() {
 		for _, e := range vector.ValueEncodings() {
 			for _, c := range vector.Codecs() {
-				row := fmt.Sprintf("| %s | %s | %s |", l, e, c)
+				row := fmt.Sprintf("| lab | %s | %s | %s |", l, e, c)
 				if !strings.Contains(md, row) {
 					t.Errorf("the table has no row %s", row)
 				}
@@ -149,5 +151,39 @@ func BenchmarkVectorFile(b *testing.B) {
 			b.ReportMetric(b.Elapsed().Seconds()/float64(b.N)/floor.Seconds, "×floor")
 			b.ReportMetric(floor.GBps, "floor-GB/s")
 		})
+	}
+}
+
+// With PeerFiles, DuckDB and parquet-wasm write the same vectors and the
+// lab's reader is measured on their files, with the two verdicts on them.
+func TestRunVectorBenchPeerFiles(t *testing.T) {
+	for _, p := range []peers.Peer{peers.DuckDB, peers.ParquetWasm} {
+		if err := p.Available(); err != nil {
+			testenv.MissingPeer(t, err.Error())
+		}
+	}
+	rep, err := RunVectorBench(VectorBenchConfig{Size: Quick, Runs: 1, PeerFiles: true,
+		Layouts: []vector.Layout{vector.LayoutFLBA}, Encodings: []vector.ValueEncoding{vector.EncodingByteStreamSplit}, Codecs: []vector.Codec{vector.CodecZstd}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	writers := map[string]VectorBenchResult{}
+	for _, x := range rep.Results {
+		writers[x.Writer] = x
+	}
+	duck, wasm := writers["duckdb"], writers["parquet-wasm"]
+	if len(rep.Results) != 3 || duck.Codec != "zstd" || wasm.Encoding != "bss" || duck.SearchMs <= 0 || wasm.SearchMs <= 0 ||
+		duck.DecompressMs <= 0 || wasm.OwnFloorRatio <= 0 {
+		t.Fatalf("results %+v", rep.Results)
+	}
+	// The lab reads the peers' files as the layouts they are.
+	if duck.Layout != "list" || wasm.Layout != "list" && wasm.Layout != "fixed-size-list" {
+		t.Errorf("layouts detected: duckdb %s, parquet-wasm %s", duck.Layout, wasm.Layout)
+	}
+	md := rep.Markdown()
+	for _, want := range []string{"| duckdb | list | plain | zstd |", "DuckDB's and parquet-wasm's files", "no larger than the smaller"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("the report lacks %q:\n%s", want, md)
+		}
 	}
 }

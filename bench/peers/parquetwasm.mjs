@@ -8,6 +8,10 @@
 //   options: {compression: SNAPPY|ZSTD|UNCOMPRESSED, dictionary, version: 1|2,
 //   page_size, row_group_size, bss_columns:[...]} (arrow-rs's defaults
 //   where unset).
+// op write_vectors {file, sidecar, n, dim, options?} -> {peer, file}
+//   One column emb, FixedSizeList<float32, dim> (no nulls), from the raw
+//   little-endian float32 rows of the sidecar file, without passing the
+//   values through JSON; options as for write.
 import { readFile, writeFile } from 'node:fs/promises';
 import {
   readParquet, ParquetFile, writeParquet, Table as WasmTable, WriterPropertiesBuilder,
@@ -16,6 +20,7 @@ import {
 import {
   tableFromIPC, tableToIPC, makeTable, vectorFromArray, Field, Int32, Int64, Uint8, Uint16,
   Uint32, Uint64, Float32, Float64, Utf8, Binary, Bool, List, Struct, FixedSizeList,
+  makeData, makeVector,
 } from 'apache-arrow';
 import { main, required, jsonSafe, now } from './common.mjs';
 
@@ -49,23 +54,41 @@ function convert(kind, v) {
   }
 }
 
+function writerProps(o) {
+  let props = new WriterPropertiesBuilder();
+  if (o.compression) props = props.setCompression(Compression[o.compression]);
+  if (o.dictionary !== undefined) props = props.setDictionaryEnabled(o.dictionary);
+  if (o.version === 2) props = props.setWriterVersion(WriterVersion.V2);
+  if (o.page_size) props = props.setDataPageSizeLimit(o.page_size);
+  if (o.row_group_size) props = props.setMaxRowGroupSize(o.row_group_size);
+  for (const col of o.bss_columns ?? []) props = props.setColumnEncoding(col, Encoding.BYTE_STREAM_SPLIT);
+  return props.build();
+}
+
+async function writeTable(file, table, options) {
+  const bytes = writeParquet(WasmTable.fromIPCStream(tableToIPC(table, 'stream')), writerProps(options ?? {}));
+  await writeFile(file, bytes);
+  return { peer: 'parquet-wasm', file };
+}
+
 await main({
   async write(req) {
     required(req, 'file', 'columns');
     const vectors = {};
     for (const c of req.columns) vectors[c.name] = vectorFromArray(c.values.map((v) => convert(c.kind, v)), arrowType(c));
-    const table = makeTable(vectors);
-    const o = req.options ?? {};
-    let props = new WriterPropertiesBuilder();
-    if (o.compression) props = props.setCompression(Compression[o.compression]);
-    if (o.dictionary !== undefined) props = props.setDictionaryEnabled(o.dictionary);
-    if (o.version === 2) props = props.setWriterVersion(WriterVersion.V2);
-    if (o.page_size) props = props.setDataPageSizeLimit(o.page_size);
-    if (o.row_group_size) props = props.setMaxRowGroupSize(o.row_group_size);
-    for (const col of o.bss_columns ?? []) props = props.setColumnEncoding(col, Encoding.BYTE_STREAM_SPLIT);
-    const bytes = writeParquet(WasmTable.fromIPCStream(tableToIPC(table, 'stream')), props.build());
-    await writeFile(req.file, bytes);
-    return { peer: 'parquet-wasm', file: req.file };
+    return writeTable(req.file, makeTable(vectors), req.options);
+  },
+
+  async write_vectors(req) {
+    required(req, 'file', 'sidecar', 'n', 'dim');
+    const raw = await readFile(req.sidecar);
+    const n = req.n, dim = req.dim;
+    if (raw.length !== n * dim * 4) throw new Error(`sidecar ${req.sidecar}: ${raw.length} bytes, want ${n} × ${dim} float32`);
+    const floats = new Float32Array(raw.buffer, raw.byteOffset, n * dim);
+    const child = makeData({ type: new Float32(), length: n * dim, data: floats });
+    const type = new FixedSizeList(dim, new Field('item', new Float32(), false));
+    const emb = makeVector(makeData({ type, length: n, nullCount: 0, child }));
+    return writeTable(req.file, makeTable({ emb }), req.options);
   },
 
   async read(req) {

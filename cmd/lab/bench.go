@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/viper"
 
 	"github.com/coltype-lab/lab/bench"
+	"github.com/coltype-lab/lab/bench/peers"
 	"github.com/coltype-lab/lab/types/vector"
 )
 
@@ -41,7 +42,8 @@ func newBenchVectorsCommand(v *viper.Viper) *cobra.Command {
 		Short: "Write, decode, search and take a vector dataset in every VECTOR layout x encoding x codec",
 		Example: `  lab bench vectors --quick
   lab bench vectors --size 100000x768 --layouts flba --encodings plain --codecs none
-  lab bench vectors --size 100000x128 --dataset clustered --json > vectors.json`,
+  lab bench vectors --size 100000x128 --dataset clustered --json > vectors.json
+  lab bench vectors --size 100000x768 --codecs zstd --peer-files=false`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			size, err := parseBenchSize(v.GetString("bench.vectors.size"), v.GetBool("bench.vectors.quick"))
@@ -67,6 +69,18 @@ func newBenchVectorsCommand(v *viper.Viper) *cobra.Command {
 			if cfg.Runs < 0 {
 				return usageError{fmt.Errorf("--runs %d: want ≥ 1", cfg.Runs)}
 			}
+			cfg.PeerFiles = v.GetBool("bench.vectors.peer-files")
+			if cfg.PeerFiles && !cmd.Flags().Changed("peer-files") {
+				// On by default where the peers are installed; asked for, a
+				// missing peer fails the run.
+				for _, peer := range []peers.Peer{peers.DuckDB, peers.ParquetWasm} {
+					if err := peer.Available(); err != nil {
+						fmt.Fprintf(cmd.ErrOrStderr(), "lab: bench vectors: leaving out the peers' files: %v\n", err)
+						cfg.PeerFiles = false
+						break
+					}
+				}
+			}
 			p := newProgress(cmd, -1, "steps")
 			cfg.Progress = stepWriter{p}
 			rep, err := bench.RunVectorBench(cfg)
@@ -90,7 +104,8 @@ func newBenchVectorsCommand(v *viper.Viper) *cobra.Command {
 	f.String("encodings", "", "comma-separated value encodings (default all: plain,bss)")
 	f.String("codecs", "", "comma-separated codecs (default all: none,snappy,zstd,lz4)")
 	f.Int("runs", 3, "timed runs per measurement; the best is kept")
-	for _, name := range []string{"quick", "size", "dataset", "seed", "dir", "json", "layouts", "encodings", "codecs", "runs"} {
+	f.Bool("peer-files", true, "also have DuckDB (V2, zstd) and parquet-wasm (BYTE_STREAM_SPLIT, zstd) write the vectors, and search their files (default: when installed)")
+	for _, name := range []string{"quick", "size", "dataset", "seed", "dir", "json", "layouts", "encodings", "codecs", "runs", "peer-files"} {
 		_ = v.BindPFlag("bench.vectors."+name, f.Lookup(name))
 	}
 	return cmd

@@ -1,0 +1,32 @@
+package peers
+
+import (
+	"context"
+	"fmt"
+)
+
+// WriteVectors asks parquet-wasm to write the n × dim float32 rows of a
+// sidecar file (WriteSidecar) as one column emb, FixedSizeList<float32,
+// dim>, with writer options as Write takes them (compression, version,
+// bss_columns: "emb.list.item" for BYTE_STREAM_SPLIT, ...). The values
+// never pass through JSON: a 100k × 768 column would be gigabytes of it.
+func WriteVectors(ctx context.Context, file, sidecar string, n, dim int, options map[string]any) error {
+	req := struct {
+		Op      string         `json:"op"`
+		File    string         `json:"file"`
+		Sidecar string         `json:"sidecar"`
+		N       int            `json:"n"`
+		Dim     int            `json:"dim"`
+		Options map[string]any `json:"options,omitempty"`
+	}{"write_vectors", file, sidecar, n, dim, options}
+	var res struct {
+		File string `json:"file"`
+	}
+	if err := Run(ctx, ParquetWasm, req, &res); err != nil {
+		return err
+	}
+	if res.File != file {
+		return fmt.Errorf("%s wrote %q, asked for %q", ParquetWasm.Name, res.File, file)
+	}
+	return nil
+}
