@@ -298,11 +298,56 @@ func (t *Table) specOfFile(df iceberg.DataFile) (iceberg.PartitionSpec, error) {
 	return *spec, nil
 }
 
-// removeAll removes files written before a later one failed.
-func removeAll(wfs iceio.WriteFileIO, files []iceberg.DataFile) {
-	for _, f := range files {
-		_ = wfs.Remove(f.FilePath())
+// perPartition writes one delete file per (spec, partition) group of hit
+// with write, and removes the files already written when one fails.
+func (t *Table) perPartition(wfs iceio.WriteFileIO, hit []*matched, write func(group []*matched, spec iceberg.PartitionSpec, partition map[int]any) (iceberg.DataFile, error)) ([]iceberg.DataFile, error) {
+	var files []iceberg.DataFile
+	for _, group := range t.partitionGroups(hit) {
+		first := group[0].file
+		spec, err := t.specOfFile(first)
+		if err == nil {
+			var part map[int]any
+			if !spec.IsUnpartitioned() {
+				part = first.Partition()
+			}
+			var df iceberg.DataFile
+			if df, err = write(group, spec, part); err == nil {
+				files = append(files, df)
+				continue
+			}
+		}
+		for _, f := range files {
+			_ = wfs.Remove(f.FilePath())
+		}
+		return nil, err
 	}
+	return files, nil
+}
+
+// writeDeleteFile builds w's writer from b (spec, partition set), writes
+// rows with it and closes it; a failure aborts the writer, leaving nothing.
+func writeDeleteFile[D any, W interface {
+	Write(D) error
+	Close() error
+	Abort() error
+	DataFile() iceberg.DataFile
+}](b *registry.FileWriterBuilder[D, W], spec iceberg.PartitionSpec, part map[int]any, rows func(write func(D) error) error) (iceberg.DataFile, error) {
+	b.Spec(spec)
+	if part != nil {
+		b.Partition(part)
+	}
+	w, err := b.Build()
+	if err != nil {
+		return nil, err
+	}
+	if err := rows(w.Write); err != nil {
+		_ = w.Abort()
+		return nil, err
+	}
+	if err := w.Close(); err != nil {
+		return nil, err
+	}
+	return w.DataFile(), nil
 }
 
 // writeDeletionVectors writes one Puffin file with a deletion vector per
@@ -340,14 +385,7 @@ func (t *Table) writeDeletionVectors(ctx context.Context, wfs iceio.WriteFileIO,
 // writePositionDeletes writes a Parquet position-delete file per partition
 // through the registry, sorted by (file_path, pos) as spec.md requires.
 func (t *Table) writePositionDeletes(wfs iceio.WriteFileIO, locs itable.LocationProvider, hit []*matched) ([]iceberg.DataFile, error) {
-	var files []iceberg.DataFile
-	for _, group := range t.partitionGroups(hit) {
-		first := group[0].file
-		spec, err := t.specOfFile(first)
-		if err != nil {
-			removeAll(wfs, files)
-			return nil, err
-		}
+	return t.perPartition(wfs, hit, func(group []*matched, spec iceberg.PartitionSpec, part map[int]any) (iceberg.DataFile, error) {
 		var dels []data.PositionDelete
 		for _, m := range group {
 			for _, p := range m.positions {
@@ -367,83 +405,47 @@ func (t *Table) writePositionDeletes(wfs iceio.WriteFileIO, locs itable.Location
 		out := registry.OutputFile{FS: wfs, Location: locs.NewDataLocation(uuid.NewString() + "-pos-deletes.parquet")}
 		b, err := registry.PositionDeleteWriteBuilder(registry.PARQUET, out)
 		if err != nil {
-			removeAll(wfs, files)
 			return nil, err
 		}
-		b.Spec(spec)
-		if !spec.IsUnpartitioned() {
-			b.Partition(first.Partition())
-		}
-		w, err := b.Build()
-		if err != nil {
-			removeAll(wfs, files)
-			return nil, err
-		}
-		for _, d := range dels {
-			if err := w.Write(d); err != nil {
-				_ = w.Abort()
-				removeAll(wfs, files)
-				return nil, fmt.Errorf("position delete %s: %w", d, err)
+		return writeDeleteFile(b, spec, part, func(write func(data.PositionDelete) error) error {
+			for _, d := range dels {
+				if err := write(d); err != nil {
+					return fmt.Errorf("position delete %s: %w", d, err)
+				}
 			}
-		}
-		if err := w.Close(); err != nil {
-			removeAll(wfs, files)
-			return nil, err
-		}
-		files = append(files, w.DataFile())
-	}
-	return files, nil
+			return nil
+		})
+	})
 }
 
 // writeEqualityDeletes writes a Parquet equality-delete file per partition
 // through the registry, with the distinct keys of the matched rows.
 func (t *Table) writeEqualityDeletes(wfs iceio.WriteFileIO, locs itable.LocationProvider, eqSchema *iceberg.Schema, ids []int, hit []*matched) ([]iceberg.DataFile, error) {
-	var files []iceberg.DataFile
-	for _, group := range t.partitionGroups(hit) {
-		first := group[0].file
-		spec, err := t.specOfFile(first)
-		if err != nil {
-			removeAll(wfs, files)
-			return nil, err
-		}
+	return t.perPartition(wfs, hit, func(group []*matched, spec iceberg.PartitionSpec, part map[int]any) (iceberg.DataFile, error) {
 		out := registry.OutputFile{FS: wfs, Location: locs.NewDataLocation(uuid.NewString() + "-eq-deletes.parquet")}
 		b, err := registry.EqualityDeleteWriteBuilder[*data.Record](registry.PARQUET, out)
 		if err != nil {
-			removeAll(wfs, files)
 			return nil, err
 		}
-		b.Schema(eqSchema).Spec(spec).EqualityFieldIDs(ids...)
-		if !spec.IsUnpartitioned() {
-			b.Partition(first.Partition())
-		}
-		w, err := b.Build()
-		if err != nil {
-			removeAll(wfs, files)
-			return nil, err
-		}
-		seen := map[string]bool{}
-		for _, m := range group {
-			for _, key := range m.keys {
-				var kb strings.Builder
-				for j := range key.Len() {
-					appendKey(&kb, key.Get(j))
-				}
-				if seen[kb.String()] {
-					continue
-				}
-				seen[kb.String()] = true
-				if err := w.Write(key); err != nil {
-					_ = w.Abort()
-					removeAll(wfs, files)
-					return nil, fmt.Errorf("equality delete %s: %w", key, err)
+		b.Schema(eqSchema).EqualityFieldIDs(ids...)
+		return writeDeleteFile(b, spec, part, func(write func(*data.Record) error) error {
+			seen := map[string]bool{}
+			for _, m := range group {
+				for _, key := range m.keys {
+					var kb strings.Builder
+					for j := range key.Len() {
+						appendKey(&kb, key.Get(j))
+					}
+					if seen[kb.String()] {
+						continue
+					}
+					seen[kb.String()] = true
+					if err := write(key); err != nil {
+						return fmt.Errorf("equality delete %s: %w", key, err)
+					}
 				}
 			}
-		}
-		if err := w.Close(); err != nil {
-			removeAll(wfs, files)
-			return nil, err
-		}
-		files = append(files, w.DataFile())
-	}
-	return files, nil
+			return nil
+		})
+	})
 }

@@ -57,7 +57,7 @@ type SearchResult struct {
 	// a file that is not local).
 	Files, Paged int
 	// Rows is how many rows were scored.
-	Rows int64
+	Rows       int64
 	Plan, Scan time.Duration
 	// Columns is the schema of Hit.Row; nil without SearchOptions.Columns.
 	Columns *schemaspec.Spec

@@ -86,23 +86,31 @@ const (
 // file at path with the matrix's Markdown; a file without the markers
 // gets them, with the table, appended.
 func (m *Matrix) WriteInto(path string) error {
+	return replaceGenerated(path, BeginMarker, EndMarker, m.Markdown(), "", "generated-table markers")
+}
+
+// replaceGenerated replaces the text between the begin and end markers of
+// the Markdown file at path with body. A file without the markers gets
+// heading (if any), the markers and body appended; a file with one of them
+// only is refused, naming what (the markers' name for the error).
+func replaceGenerated(path, begin, end, body, heading, what string) error {
 	old, err := os.ReadFile(path)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return err
 	}
-	table := BeginMarker + "\n\n" + m.Markdown() + "\n" + EndMarker
+	part := begin + "\n\n" + body + "\n" + end
 	text := string(old)
-	i, j := strings.Index(text, BeginMarker), strings.Index(text, EndMarker)
+	i, j := strings.Index(text, begin), strings.Index(text, end)
 	switch {
 	case i >= 0 && j > i:
-		text = text[:i] + table + text[j+len(EndMarker):]
+		text = text[:i] + part + text[j+len(end):]
 	case i >= 0 || j >= 0:
-		return fmt.Errorf("%s: only one of the generated-table markers is present; restore both or neither", path)
+		return fmt.Errorf("%s: only one of the %s is present; restore both or neither", path, what)
 	default:
 		if text != "" && !strings.HasSuffix(text, "\n") {
 			text += "\n"
 		}
-		text += "\n" + table + "\n"
+		text += "\n" + heading + part + "\n"
 	}
 	return os.WriteFile(path, []byte(text), 0o644)
 }

@@ -1385,25 +1385,7 @@ const (
 // file at path with the section's Markdown; a file without the markers
 // gets a "Tables" heading and them, with the section, appended.
 func (m *TableMatrix) WriteInto(path string) error {
-	old, err := os.ReadFile(path)
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return err
-	}
-	section := TablesBegin + "\n\n" + m.Markdown() + "\n" + TablesEnd
-	text := string(old)
-	i, j := strings.Index(text, TablesBegin), strings.Index(text, TablesEnd)
-	switch {
-	case i >= 0 && j > i:
-		text = text[:i] + section + text[j+len(TablesEnd):]
-	case i >= 0 || j >= 0:
-		return fmt.Errorf("%s: only one of the table section's markers is present; restore both or neither", path)
-	default:
-		if text != "" && !strings.HasSuffix(text, "\n") {
-			text += "\n"
-		}
-		text += "\n## Tables\n\n" + section + "\n"
-	}
-	return os.WriteFile(path, []byte(text), 0o644)
+	return replaceGenerated(path, TablesBegin, TablesEnd, m.Markdown(), "## Tables\n\n", "table section's markers")
 }
 
 // GeneratedTables is the generated part of the table section in the text
