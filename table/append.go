@@ -194,41 +194,56 @@ func (t *Table) CommitFiles(ctx context.Context, files []iceberg.DataFile, o Com
 	if !o.DuplicateCheck {
 		opts = append(opts, itable.WithoutDuplicateCheck())
 	}
+	var c *Commit
+	err = t.retryLostRaces(ctx, func() (bool, error) {
+		committed, err := t.commitOnce(ctx, files, o.SnapshotProperties, opts)
+		if err != nil {
+			return true, fmt.Errorf("append to %s: commit to %s: %w", t.Name(), t.cat.desc, err)
+		}
+		c = &Commit{Table: t.Name(), Files: committed, CommitTime: time.Since(start)}
+		for _, df := range committed {
+			c.Records += df.Count()
+		}
+		if s := t.tbl.CurrentSnapshot(); s != nil {
+			c.SnapshotID = s.SnapshotID
+		}
+		return false, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// retryLostRaces runs try on the table as last loaded until it succeeds,
+// fails before committing (committing false), fails its commit for another
+// reason than a lost race, or commitAttempts are spent. A lost race is
+// ErrCommitFailed from a REST catalog, and a failed requirement (the branch
+// moved) from the SQL catalog: told apart from other failures by the table
+// having moved since it was loaded. Between attempts it waits retryWait,
+// doubled each time, with jitter, and refreshes the table.
+func (t *Table) retryLostRaces(ctx context.Context, try func() (committing bool, err error)) error {
 	for attempt := 1; ; attempt++ {
 		base := t.tbl.MetadataLocation()
-		committed, err := t.commitOnce(ctx, files, o.SnapshotProperties, opts)
-		if err == nil {
-			c := &Commit{Table: t.Name(), Files: committed, CommitTime: time.Since(start)}
-			for _, df := range committed {
-				c.Records += df.Count()
-			}
-			if s := t.tbl.CurrentSnapshot(); s != nil {
-				c.SnapshotID = s.SnapshotID
-			}
-			return c, nil
+		committing, err := try()
+		if err == nil || !committing || attempt == commitAttempts || ctx.Err() != nil {
+			return err
 		}
-		failed := fmt.Errorf("append to %s: commit to %s: %w", t.Name(), t.cat.desc, err)
-		if attempt == commitAttempts || ctx.Err() != nil {
-			return nil, failed
-		}
-		// A lost race is ErrCommitFailed from a REST catalog, and a failed
-		// requirement (the branch moved) from the SQL catalog: told apart
-		// from other failures by the table having moved since it was loaded.
 		if rerr := t.Refresh(ctx); rerr != nil {
-			return nil, fmt.Errorf("%w; and then %w", failed, rerr)
+			return fmt.Errorf("%w; and then %w", err, rerr)
 		}
 		if !errors.Is(err, itable.ErrCommitFailed) && t.tbl.MetadataLocation() == base {
-			return nil, failed
+			return err
 		}
 		wait := retryWait << (attempt - 1)
 		wait += time.Duration(rand.Int64N(int64(wait)))
 		select {
 		case <-time.After(wait):
 		case <-ctx.Done():
-			return nil, failed
+			return err
 		}
 		if rerr := t.Refresh(ctx); rerr != nil {
-			return nil, fmt.Errorf("%w; and then %w", failed, rerr)
+			return fmt.Errorf("%w; and then %w", err, rerr)
 		}
 	}
 }

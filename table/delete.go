@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"math/rand/v2"
 	"slices"
 	"strings"
 	"time"
@@ -71,37 +70,22 @@ func (t *Table) Delete(ctx context.Context, o DeleteOptions) (*DeleteResult, err
 		return nil, fmt.Errorf("delete from %s: delete files need format-version 2 or later; the table is %d", t.Name(), t.FormatVersion())
 	}
 	start := time.Now()
-	for attempt := 1; ; attempt++ {
-		base := t.tbl.MetadataLocation()
-		res, err := t.deleteOnce(ctx, o)
-		if err == nil {
-			res.CommitTime = time.Since(start)
-			return res, nil
-		}
-		var conflict *commitError
-		if !errors.As(err, &conflict) || attempt == commitAttempts || ctx.Err() != nil {
-			return nil, err
-		}
-		if rerr := t.Refresh(ctx); rerr != nil {
-			return nil, fmt.Errorf("%w; and then %w", err, rerr)
-		}
-		if !errors.Is(conflict.err, itable.ErrCommitFailed) && t.tbl.MetadataLocation() == base {
-			return nil, err
-		}
-		wait := retryWait << (attempt - 1)
-		wait += time.Duration(rand.Int64N(int64(wait)))
-		select {
-		case <-time.After(wait):
-		case <-ctx.Done():
-			return nil, err
-		}
-		if rerr := t.Refresh(ctx); rerr != nil {
-			return nil, fmt.Errorf("%w; and then %w", err, rerr)
-		}
+	var res *DeleteResult
+	err := t.retryLostRaces(ctx, func() (bool, error) {
+		var err error
+		res, err = t.deleteOnce(ctx, o)
+		var commit *commitError
+		return errors.As(err, &commit), err
+	})
+	if err != nil {
+		return nil, err
 	}
+	res.CommitTime = time.Since(start)
+	return res, nil
 }
 
-// commitError is a failed catalog commit, which Delete may retry.
+// commitError is a failed catalog commit, which Delete may retry; other
+// errors of deleteOnce come before the commit.
 type commitError struct{ err error }
 
 func (e *commitError) Error() string { return e.err.Error() }
