@@ -23,8 +23,16 @@ func newRootCommand() *cobra.Command {
 	var configFile string
 	var trustConfig bool
 	root := &cobra.Command{
-		Use:           "lab",
-		Short:         "Coltype Lab: multimodal column types in Parquet and Iceberg",
+		Use:   "lab",
+		Short: "Coltype Lab: multimodal column types in Parquet and Iceberg",
+		Example: `  lab demo                                        # the lab's main job, end to end
+  lab write --schema 'id:long!,emb:vector<float32,3>,doc:variant' out.parquet < rows.jsonl
+  lab read out.parquet --limit 5
+  lab inspect someone-elses.parquet
+  lab vector search out.parquet --query '[0.1, 0.2, 0.3]' --k 5
+  lab table create lab.docs --schema 'id:long!,emb:vector<float32,768>,img:file'
+  lab bench vectors --quick`,
+		Version:       version(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
@@ -43,6 +51,7 @@ func newRootCommand() *cobra.Command {
 	root.PersistentFlags().StringVar(&configFile, "config", "", "configuration file (default: ./lab.yaml if present)")
 	root.PersistentFlags().BoolVar(&trustConfig, "trust-config", false,
 		"take from ./lab.yaml too the settings that widen what the lab may open (FILE roots, schemes, hosts, size limits: see 'lab config show --help'); without it they come only from flags, LAB_* variables or --config FILE")
+	root.SetVersionTemplate("{{.Version}}")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	// With Args set, cobra hands an unknown subcommand name to the validator
 	// instead of failing inside Find, so it too exits with the usage status.
