@@ -252,3 +252,64 @@ func TestRowsCrossingPagesRefused(t *testing.T) {
 		})
 	}
 }
+
+// Rows without nulls crossing pages cut anywhere take the level-pattern
+// fast path (the page starts with the previous row's tail, may end inside
+// a row), and each page decodes to what the general path gives.
+func TestRowsCrossingPagesFastPath(t *testing.T) {
+	const n, dim = 40, 7
+	data := randomMatrix(8, n, dim)
+	rows := make([][]float32, n)
+	for i := range rows {
+		rows[i] = slices.Clone(data.Row(i))
+	}
+	for _, per := range []int{3, 6, 7, 8, 11, 50, dim * n} {
+		path := writeListPages(t, cutEvery(listEntries(rows, dim), per), n)
+		f, err := OpenColumn(path, ColumnName)
+		if err != nil {
+			t.Fatal(err)
+		}
+		refs, err := f.pageRefs(0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fast, starting := 0, 0
+		for _, ref := range refs {
+			fixedRowsFastPath = true
+			a, errA := f.decodePage(ref, dim)
+			fixedRowsFastPath = false
+			b, errB := f.decodePage(ref, dim)
+			fixedRowsFastPath = true
+			if errA != nil || errB != nil {
+				t.Fatalf("per %d, page at %d: %v / %v", per, ref.offset, errA, errB)
+			}
+			if a.rows != b.rows || !slices.Equal(a.vectors, b.vectors) || !slices.Equal(a.head, b.head) || a.headEntries != b.headEntries ||
+				a.headNulls != b.headNulls || a.tail != b.tail || a.lastNull != b.lastNull || a.lastCount != b.lastCount || a.present != nil || b.present != nil {
+				t.Fatalf("per %d, page at %d: fast %+v\ngeneral %+v", per, ref.offset, a, b)
+			}
+			// Only the fast path views the values in place (PLAIN pages):
+			// the general one builds the rows' vectors itself.
+			if a.zeroCopy && !b.zeroCopy {
+				fast++
+			}
+			if b.rows > 0 {
+				starting++
+			}
+		}
+		// A page that starts no row (all of it continues one) takes the
+		// general path; every other one the fast path.
+		if fast != starting || fast == 0 {
+			t.Fatalf("per %d: %d of the %d pages that start a row took the fast path", per, fast, starting)
+		}
+		m, null, err := f.ReadAll()
+		f.Close()
+		if err != nil || null != nil || len(m.Data) != n*dim {
+			t.Fatalf("per %d: ReadAll %d values, nulls %v, %v", per, len(m.Data), null, err)
+		}
+		for i := range rows {
+			if !slices.Equal(m.Row(i), rows[i]) {
+				t.Fatalf("per %d: ReadAll row %d = %v, want %v", per, i, m.Row(i), rows[i])
+			}
+		}
+	}
+}

@@ -52,7 +52,45 @@ func nextRun(src []byte, width int) (r hybridRun, rest []byte, ok bool) {
 // fixedRepetitionLevels reports whether the repetition levels in src (bit
 // width 1) are n levels forming whole rows of dim: 0 then dim−1 ones.
 func fixedRepetitionLevels(src []byte, n, dim int) bool {
-	if dim <= 0 || n%dim != 0 {
+	return dim > 0 && n%dim == 0 && rowPatternLevels(src, n, dim, 0)
+}
+
+// leadingRepetitions counts the repetition levels of value 1 (bit width 1)
+// at the start of src's n levels, up to limit: the entries that continue
+// the previous page's last row. ok is false when they reach limit or n,
+// or src does not parse.
+func leadingRepetitions(src []byte, n, limit int) (h int, ok bool) {
+	for h < n && h < limit {
+		r, rest, ok := nextRun(src, 1)
+		if !ok {
+			return 0, false
+		}
+		src = rest
+		m := min(r.count, n-h)
+		if r.rle {
+			if r.value == 0 {
+				return h, true
+			}
+			h += m
+			continue
+		}
+		for j := range m {
+			if r.packed[j/8]>>(j%8)&1 == 0 {
+				return h + j, h+j < limit
+			}
+		}
+		h += m
+	}
+	return 0, false
+}
+
+// rowPatternLevels reports whether the n repetition levels in src (bit
+// width 1) follow rows of dim with the first level at element phase of a
+// row: a level is 0 exactly where pos+phase is a multiple of dim. A page
+// whose first row starts after h continuing entries has phase (dim−h)%dim,
+// and may end inside a row.
+func rowPatternLevels(src []byte, n, dim, phase int) bool {
+	if dim <= 0 || phase < 0 || phase >= dim {
 		return false
 	}
 	pos := 0
@@ -64,7 +102,7 @@ func fixedRepetitionLevels(src []byte, n, dim int) bool {
 		src = rest
 		m := min(r.count, n-pos)
 		if r.rle {
-			at := pos % dim
+			at := (pos + phase) % dim
 			switch r.value {
 			case 0: // only row starts: a run of them needs dim 1
 				if at != 0 || (dim != 1 && m != 1) {
@@ -77,7 +115,7 @@ func fixedRepetitionLevels(src []byte, n, dim int) bool {
 			default:
 				return false
 			}
-		} else if !packedRepetitionPattern(r.packed, pos, m, dim) {
+		} else if !packedRepetitionPattern(r.packed, pos+phase, m, dim) {
 			return false
 		}
 		pos += m

@@ -1105,27 +1105,42 @@ func (f *File) decodeBody(pl pageLayout, c *chunk, body []byte, wantDim int, buf
 	}
 }
 
+// fixedRowsFastPath turns fixedRowsPage on; tests turn it off to compare
+// it with the general path.
+var fixedRowsFastPath = true
+
 // fixedRowsPage is the fast path for a LIST or vector-repetition page of
 // whole vectors without nulls, the common case of every writer: when the
 // levels verify as that pattern (see levels.go), the values are the rows'
 // matrix as they stand and no level is expanded. ok is false when the page
 // is anything else; decodeBody then takes the general path.
 func (f *File) fixedRowsPage(pl pageLayout, c *chunk, repBytes, defBytes, vals []byte, wantDim int, bufs *pageBuffers, hold *[]byte) (p decodedPage, ok bool, err error) {
+	if !fixedRowsFastPath {
+		return p, false, nil
+	}
 	info := &f.info
 	dim := info.Dim
 	if wantDim != 0 {
 		dim = wantDim
 	}
 	nv := pl.numValues
+	// head is how many entries continue the previous page's last row: a
+	// writer that cuts pages by size (DuckDB) lets rows cross them, and the
+	// page then starts with them and may end inside a row too.
+	head := 0
 	switch {
-	case dim <= 0 || nv%dim != 0:
+	case dim <= 0:
 		return p, false, nil
 	case info.Layout == LayoutList:
-		if info.MaxRep != 1 || !fixedRepetitionLevels(repBytes, nv, dim) {
+		if info.MaxRep != 1 {
+			return p, false, nil
+		}
+		var ok bool
+		if head, ok = leadingRepetitions(repBytes, nv, dim); !ok || !rowPatternLevels(repBytes, nv, dim, (dim-head)%dim) {
 			return p, false, nil
 		}
 	case info.Layout == LayoutVectorRepetition:
-		if info.MaxRep != 0 {
+		if info.MaxRep != 0 || nv%dim != 0 {
 			return p, false, nil
 		}
 	default:
@@ -1144,7 +1159,19 @@ func (f *File) fixedRowsPage(pl pageLayout, c *chunk, repBytes, defBytes, vals [
 	if err != nil {
 		return p, false, err
 	}
-	return decodedPage{rows: nv / dim, vectors: elems, dim: dim, zeroCopy: zero && !pl.compressed}, true, nil
+	if len(elems) != nv {
+		return p, false, fmt.Errorf("%d values decoded, the levels define %d", len(elems), nv)
+	}
+	rowEntries := nv - head
+	p = decodedPage{rows: (rowEntries + dim - 1) / dim, vectors: elems[head:], dim: dim, zeroCopy: zero && !pl.compressed,
+		tail: rowEntries % dim, lastCount: dim}
+	if head > 0 {
+		p.head, p.headEntries = elems[:head], head
+	}
+	if p.tail > 0 {
+		p.lastCount = p.tail
+	}
+	return p, true, nil
 }
 
 func lengthPrefixed(b []byte, what string) (section, rest []byte, err error) {
