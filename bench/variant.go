@@ -1,17 +1,25 @@
 package bench
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	pvariant "github.com/apache/arrow-go/v18/parquet/variant"
 	"github.com/apache/iceberg-go"
 
+	iceio "github.com/apache/iceberg-go/io"
+	pq "github.com/parquet-go/parquet-go"
+
+	"github.com/coltype-lab/lab/bench/peers"
 	"github.com/coltype-lab/lab/data"
 	lparquet "github.com/coltype-lab/lab/formats/parquet"
 	"github.com/coltype-lab/lab/registry"
@@ -24,6 +32,8 @@ type VariantBenchConfig struct {
 	Seed uint64 // dataset seed
 	Dir  string // where the two files go (default: a temporary directory, removed)
 	Runs int    // timed runs per measurement, best kept (default 3)
+	// NoDuckDB leaves DuckDB out.
+	NoDuckDB bool
 }
 
 // VariantBenchPath is the shredded integer path the path-read measurement reads.
@@ -38,6 +48,53 @@ type VariantBenchResult struct {
 	PathSeconds  float64 // ReadVariantPath(VariantBenchPath), best run
 	PathChunks   int     // column chunks the path read opened
 	PathShredded bool    // every row group took the typed_value-only path
+	// ProjSeconds is VariantBenchPath projected through the read builder
+	// (lparquet.VariantPathsKey) as an int.
+	ProjSeconds float64
+	// FloorSeconds is parquet-go alone reading the path's typed_value
+	// column (shredded file only): the floor of a path read.
+	FloorSeconds float64
+	// The selective filter: VariantBenchFilterPath >= the value that
+	// leaves FilterShare of the rows, counted through the read builder
+	// with the filter pushed down and only the path projected.
+	FilterSeconds float64
+	FilterCount   int
+	FilterBytes   int64 // bytes the filtered count read from the file
+	FullBytes     int64 // bytes the full read read
+	FilterGroups  int   // row groups the filtered count read
+	// Warnings are the reader's FilterWarnings for the filtered count.
+	Warnings []string
+}
+
+// VariantBenchFilterPath is the path of the selective filter: the event
+// time, which grows with the row number, so that a 1% filter selects a
+// contiguous 1% of the file.
+const VariantBenchFilterPath = "$.ts"
+
+// VariantBenchFilterShare is the share of rows the selective filter keeps.
+const VariantBenchFilterShare = 0.01
+
+// DuckDBVariantFile is DuckDB's figures on one file.
+type DuckDBVariantFile struct {
+	File    string  `json:"file"`
+	FullMS  float64 `json:"full_ms"`
+	PathMS  float64 `json:"path_ms"`
+	PathSum string  `json:"path_sum"`
+	CountMS float64 `json:"count_ms"`
+	Count   int     `json:"count"`
+	Error   string  `json:"error"`
+}
+
+// DuckDBVariantResult is DuckDB's side of the run (Error when it did not
+// run at all).
+type DuckDBVariantResult struct {
+	Version    string              `json:"version"`
+	WriteMS    float64             `json:"write_ms"`
+	WriteError string              `json:"write_error"`
+	Schema     []string            `json:"schema"`
+	Files      []DuckDBVariantFile `json:"files"`
+	Error      string              `json:"-"`
+	FileBytes  int64               `json:"-"`
 }
 
 // VariantBenchReport is the benchmark's outcome.
@@ -50,16 +107,34 @@ type VariantBenchReport struct {
 	// PathSpeedup is unshredded path time over shredded path time: a
 	// shredded integer path against decoding whole variants.
 	PathSpeedup float64
+	// FilterThreshold is the selective filter's literal.
+	FilterThreshold int64
+	DuckDB          DuckDBVariantResult
+	Load            string // /proc/loadavg at the start and the end
 }
 
 // EventLogVariants generates n event-log variants, deterministic for seed:
 // nested objects, arrays, a mixed-type field (value: int or string),
 // optional fields (referrer, user.plan) and rare keys (debug, experiment).
 func EventLogVariants(n int, seed uint64) ([]pvariant.Value, error) {
+	texts := EventLogJSON(n, seed)
+	out := make([]pvariant.Value, n)
+	for i, text := range texts {
+		v, err := pvariant.ParseJSON(text, false)
+		if err != nil {
+			return nil, fmt.Errorf("event %d: %w", i, err)
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+// EventLogJSON is EventLogVariants' events as JSON text.
+func EventLogJSON(n int, seed uint64) []string {
 	r := newRand(seed, streamData)
 	events := []string{"view", "click", "search", "add_to_cart", "purchase", "login", "logout", "share"}
 	countries := []string{"DE", "FR", "US", "JP", "BR", "IN", "NG", "SE"}
-	out := make([]pvariant.Value, n)
+	out := make([]string, n)
 	var sb strings.Builder
 	for i := range out {
 		sb.Reset()
@@ -103,13 +178,9 @@ func EventLogVariants(n int, seed uint64) ([]pvariant.Value, error) {
 			fmt.Fprintf(&sb, `, "experiment": {"arm": %d}`, r.IntN(3))
 		}
 		sb.WriteString(`}`)
-		v, err := pvariant.ParseJSON(sb.String(), false)
-		if err != nil {
-			return nil, fmt.Errorf("event %d: %w", i, err)
-		}
-		out[i] = v
+		out[i] = sb.String()
 	}
-	return out, nil
+	return out
 }
 
 func variantBenchSchema() *iceberg.Schema {
@@ -193,12 +264,27 @@ func RunVariantBench(cfg VariantBenchConfig) (rep *VariantBenchReport, err error
 	if rep.Floor, err = Floor(max(rep.VariantBytes, 8), cfg.Runs); err != nil {
 		return nil, err
 	}
+	rep.Load = loadavg()
+	defer func() {
+		if rep != nil {
+			rep.Load += " / " + loadavg()
+		}
+	}()
+	// Row groups of 20,000 rows, so that a filter has row groups to skip.
+	rg := strconv.Itoa(variantRowGroupRows)
 	layouts := []struct {
 		name  string
 		props map[string]string
 	}{
-		{"unshredded", nil},
-		{"shredded", map[string]string{lparquet.PropShredVariants: "true"}},
+		{"unshredded", map[string]string{lparquet.PropRowGroupRows: rg}},
+		{"shredded", map[string]string{lparquet.PropShredVariants: "true", lparquet.PropRowGroupRows: rg}},
+	}
+	rep.FilterThreshold = 1_700_000_000_000_000 + int64(float64(cfg.Rows)*(1-VariantBenchFilterShare))*1_000_000
+	wantCount := 0
+	for _, v := range values {
+		if x, ok := lookupInt(v, "ts"); ok && x >= rep.FilterThreshold {
+			wantCount++
+		}
 	}
 	var paths [][]pvariant.Value
 	for _, l := range layouts {
@@ -225,7 +311,46 @@ func RunVariantBench(cfg VariantBenchConfig) (rep *VariantBenchReport, err error
 		}
 		res.PathChunks, res.PathShredded = pr.ColumnChunks, pr.FallbackGroups == 0
 		paths = append(paths, pr.Values)
+		var proj []int32
+		if res.ProjSeconds, err = variantTimed(cfg.Runs, func() error {
+			var err error
+			proj, err = readProjectedPath(path)
+			return err
+		}); err != nil {
+			return nil, fmt.Errorf("projected path read %s: %w", l.name, err)
+		}
+		for i, x := range proj {
+			want, ok := lookupInt(values[i], "user", "id")
+			if !ok || int64(x) != want {
+				return nil, fmt.Errorf("%s: projected %s row %d: %d, want %d", l.name, VariantBenchPath, i, x, want)
+			}
+		}
+		if l.name == "shredded" {
+			if res.FloorSeconds, err = variantTimed(cfg.Runs, func() error { return readTypedColumn(path, len(values)) }); err != nil {
+				return nil, fmt.Errorf("floor read: %w", err)
+			}
+		}
+		var fr filterRead
+		if res.FilterSeconds, err = variantTimed(cfg.Runs, func() error {
+			var err error
+			fr, err = countFiltered(path, rep.FilterThreshold)
+			return err
+		}); err != nil {
+			return nil, fmt.Errorf("filtered count %s: %w", l.name, err)
+		}
+		if fr.count != wantCount {
+			return nil, fmt.Errorf("%s: filtered count %d, want %d", l.name, fr.count, wantCount)
+		}
+		res.FilterCount, res.FilterBytes, res.FilterGroups, res.Warnings = fr.count, fr.bytes, fr.groups, fr.warnings
+		counter := &countingIO{}
+		if err := readAllVariantsFrom(registry.InputFile{FS: counter, Location: path}, len(values)); err != nil {
+			return nil, err
+		}
+		res.FullBytes = counter.n.Load()
 		rep.Results = append(rep.Results, res)
+	}
+	if !cfg.NoDuckDB {
+		rep.DuckDB = runDuckDBVariant(dir, cfg, rep, layouts[0].name, layouts[1].name)
 	}
 	// Both layouts must answer the same.
 	for i := range paths[0] {
@@ -239,7 +364,11 @@ func RunVariantBench(cfg VariantBenchConfig) (rep *VariantBenchReport, err error
 
 // readAllVariants reads every record, touching each variant.
 func readAllVariants(path string, want int) error {
-	b, err := registry.NewReadBuilder[*data.Record](registry.PARQUET, registry.LocalInput(path))
+	return readAllVariantsFrom(registry.LocalInput(path), want)
+}
+
+func readAllVariantsFrom(in registry.InputFile, want int) error {
+	b, err := registry.NewReadBuilder[*data.Record](registry.PARQUET, in)
 	if err != nil {
 		return err
 	}
@@ -268,22 +397,325 @@ func readAllVariants(path string, want int) error {
 	return nil
 }
 
-// Markdown renders the report as a table.
+// Markdown renders the report as tables, with the issue's targets.
 func (r *VariantBenchReport) Markdown() string {
 	var sb strings.Builder
 	rows := float64(r.Config.Rows)
-	fmt.Fprintf(&sb, "Variant shredding, event log: %d rows, seed %d, %.1f MB of variant bytes, zstd, best of %d.\n\n", r.Config.Rows, r.Config.Seed, float64(r.VariantBytes)/1e6, r.Config.Runs)
+	fmt.Fprintf(&sb, "Variant shredding, event log: %d rows, seed %d, %.1f MB of variant bytes, zstd, row groups of %d rows, best of %d; load average %s.\n\n",
+		r.Config.Rows, r.Config.Seed, float64(r.VariantBytes)/1e6, variantRowGroupRows, r.Config.Runs, r.Load)
 	fmt.Fprintf(&sb, "Memory-bandwidth floor at that size: %.2f GB/s (%.4f s).\n\n", r.Floor.GBps, r.Floor.Seconds)
-	sb.WriteString("| layout | file MB | write krows/s | full read krows/s | full read × floor | `" + VariantBenchPath + "` read ms | chunks read |\n")
-	sb.WriteString("|---|---:|---:|---:|---:|---:|---:|\n")
+	sb.WriteString("| layout | file MB | write krows/s | full read krows/s | full read × floor | `" + VariantBenchPath + "` ReadVariantPath ms | projected ms | chunks read | filtered count ms | filtered bytes / full read bytes |\n")
+	sb.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, x := range r.Results {
-		fmt.Fprintf(&sb, "| %s | %.2f | %.0f | %.0f | %.0f | %.1f | %d |\n", x.Layout, float64(x.FileBytes)/1e6,
-			rows/x.WriteSeconds/1e3, rows/x.ReadSeconds/1e3, x.ReadSeconds/r.Floor.Seconds, x.PathSeconds*1e3, x.PathChunks)
+		share := 0.0
+		if x.FullBytes > 0 {
+			share = float64(x.FilterBytes) / float64(x.FullBytes)
+		}
+		fmt.Fprintf(&sb, "| %s | %.2f | %.0f | %.0f | %.0f | %.1f | %.1f | %d | %.1f | %.2f%% (%d of %d) |\n", x.Layout, float64(x.FileBytes)/1e6,
+			rows/x.WriteSeconds/1e3, rows/x.ReadSeconds/1e3, x.ReadSeconds/r.Floor.Seconds, x.PathSeconds*1e3, x.ProjSeconds*1e3, x.PathChunks,
+			x.FilterSeconds*1e3, share*100, x.FilterBytes, x.FullBytes)
 	}
 	if len(r.Results) == 2 {
+		un, sh := r.Results[0], r.Results[1]
 		fmt.Fprintf(&sb, "\nShredded file: %.2f× the unshredded size. Path read, shredded typed_value vs decoding whole variants: %.1f× faster (target ≥ 5×).\n",
-			float64(r.Results[1].FileBytes)/float64(r.Results[0].FileBytes), r.PathSpeedup)
+			float64(sh.FileBytes)/float64(un.FileBytes), r.PathSpeedup)
+		verdict := func(ok bool) string {
+			if ok {
+				return "met"
+			}
+			return "missed"
+		}
+		sb.WriteString("\n| target | figure | verdict |\n|---|---|---|\n")
+		w := un.WriteSeconds / sh.WriteSeconds
+		fmt.Fprintf(&sb, "| shredded write ≥ 0.8× unshredded throughput | %.2f× | %s |\n", w, verdict(w >= 0.8))
+		rd := un.ReadSeconds / sh.ReadSeconds
+		fmt.Fprintf(&sb, "| shredded full read no slower than unshredded | %.2f× the throughput | %s |\n", rd, verdict(rd >= 1))
+		if sh.FloorSeconds > 0 {
+			pf := sh.PathSeconds / sh.FloorSeconds
+			pj := sh.ProjSeconds / sh.FloorSeconds
+			fmt.Fprintf(&sb, "| one shredded path ≤ 2× parquet-go reading its typed_value column (%.1f ms) | ReadVariantPath %.1f×, projection %.1f× | %s |\n",
+				sh.FloorSeconds*1e3, pf, pj, verdict(min(pf, pj) <= 2))
+		}
+		if sh.FullBytes > 0 {
+			fs := float64(sh.FilterBytes) / float64(sh.FullBytes)
+			fmt.Fprintf(&sb, "| 1%% filter on a shredded path reads ≤ 5%% of a full scan's bytes | %.2f%% | %s |\n", fs*100, verdict(fs <= 0.05))
+		}
+		if len(r.DuckDB.Files) == 3 {
+			d := r.DuckDB.Files
+			if d[2].Error == "" {
+				fmt.Fprintf(&sb, "| full read no slower than DuckDB's, lab's shredded file | lab %.0f ms, DuckDB %.0f ms | %s |\n", sh.ReadSeconds*1e3, d[2].FullMS, verdict(sh.ReadSeconds*1e3 <= d[2].FullMS))
+				fmt.Fprintf(&sb, "| one-path read no slower than DuckDB's, lab's shredded file | lab %.1f ms, DuckDB %.1f ms | %s |\n", sh.ProjSeconds*1e3, d[2].PathMS, verdict(sh.ProjSeconds*1e3 <= d[2].PathMS))
+			}
+			if d[1].Error == "" {
+				fmt.Fprintf(&sb, "| full read no slower than DuckDB's, lab's unshredded file | lab %.0f ms, DuckDB %.0f ms | %s |\n", un.ReadSeconds*1e3, d[1].FullMS, verdict(un.ReadSeconds*1e3 <= d[1].FullMS))
+			}
+		}
+	}
+	for _, x := range r.Results {
+		for _, w := range x.Warnings {
+			fmt.Fprintf(&sb, "\nReader warning (%s): %s\n", x.Layout, w)
+		}
+	}
+	d := r.DuckDB
+	switch {
+	case r.Config.NoDuckDB:
+	case d.Error != "":
+		fmt.Fprintf(&sb, "\nDuckDB did not run: %s\n", d.Error)
+	default:
+		fmt.Fprintf(&sb, "\nDuckDB %s, same run: its own file (written with COPY, zstd) %.2f MB, write %.0f krows/s%s.\n\n", d.Version, float64(d.FileBytes)/1e6, rows/(d.WriteMS/1e3)/1e3, d.WriteError)
+		sb.WriteString("| file | DuckDB full read ms | DuckDB `v.user.id` sum ms | DuckDB filtered count ms | count | error |\n|---|---:|---:|---:|---:|---|\n")
+		for _, f := range d.Files {
+			fmt.Fprintf(&sb, "| %s | %.1f | %.1f | %.1f | %d | %s |\n", filepath.Base(f.File), f.FullMS, f.PathMS, f.CountMS, f.Count, strings.ReplaceAll(f.Error, "\n", " "))
+		}
+		fmt.Fprintf(&sb, "\nDuckDB's shredding of its file: `%s`\n", strings.Join(d.Schema, " "))
 	}
 	fmt.Fprintf(&sb, "\nInferred layout: `%s`\n", r.Layout)
 	return sb.String()
+}
+
+// variantRowGroupRows is the benchmark files' row-group size in rows.
+const variantRowGroupRows = 20_000
+
+func loadavg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return strings.TrimSpace(string(b))
+	}
+	return strings.Join(f[:3], " ")
+}
+
+// lookupInt is the integer at a path of v, by brute force.
+func lookupInt(v pvariant.Value, steps ...string) (int64, bool) {
+	for _, s := range steps {
+		obj, ok := v.Value().(pvariant.ObjectValue)
+		if !ok {
+			return 0, false
+		}
+		f, err := obj.ValueByKey(s)
+		if err != nil {
+			return 0, false
+		}
+		v = f.Value
+	}
+	switch x := v.Value().(type) {
+	case int8:
+		return int64(x), true
+	case int16:
+		return int64(x), true
+	case int32:
+		return int64(x), true
+	case int64:
+		return x, true
+	}
+	return 0, false
+}
+
+// pathSchema projects id and one variant path as a field of type typ.
+func pathSchema(name string, typ iceberg.Type) *iceberg.Schema {
+	return iceberg.NewSchema(0,
+		iceberg.NestedField{ID: 1, Name: "id", Type: iceberg.PrimitiveTypes.Int64, Required: true},
+		iceberg.NestedField{ID: 1000, Name: name, Type: typ},
+	)
+}
+
+// readProjectedPath reads VariantBenchPath through the read builder as an
+// int, one record at a time with reused containers.
+func readProjectedPath(path string) ([]int32, error) {
+	b, err := registry.NewReadBuilder[*data.Record](registry.PARQUET, registry.LocalInput(path))
+	if err != nil {
+		return nil, err
+	}
+	r, err := b.Project(pathSchema("user_id", iceberg.PrimitiveTypes.Int32)).
+		Set(lparquet.VariantPathsKey, "user_id=v:"+VariantBenchPath).ReuseContainers().Build()
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	var out []int32
+	for {
+		rec, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			return out, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		x, _ := rec.Get(1).(int32)
+		out = append(out, x)
+	}
+}
+
+// readTypedColumn is the floor of a path read: parquet-go alone reads the
+// typed_value column of VariantBenchPath, page by page, values in batches.
+func readTypedColumn(path string, want int) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	pf, err := pq.OpenFile(f, st.Size())
+	if err != nil {
+		return err
+	}
+	col := -1
+	for i, p := range pf.Schema().Columns() {
+		if strings.Join(p, ".") == "v.typed_value.user.typed_value.id.typed_value" {
+			col = i
+		}
+	}
+	if col < 0 {
+		return fmt.Errorf("no typed_value column for %s", VariantBenchPath)
+	}
+	buf := make([]pq.Value, 1024)
+	n := 0
+	var sum int64
+	for _, rg := range pf.RowGroups() {
+		pages := rg.ColumnChunks()[col].Pages()
+		for {
+			p, err := pages.ReadPage()
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				pages.Close()
+				return err
+			}
+			vr := p.Values()
+			for {
+				k, err := vr.ReadValues(buf)
+				for _, v := range buf[:k] {
+					sum += int64(v.Int32())
+				}
+				n += k
+				if errors.Is(err, io.EOF) {
+					break
+				}
+				if err != nil {
+					pages.Close()
+					return err
+				}
+			}
+		}
+		pages.Close()
+	}
+	if n != want {
+		return fmt.Errorf("floor read %d values, want %d (sum %d)", n, want, sum)
+	}
+	return nil
+}
+
+type filterRead struct {
+	count, groups int
+	bytes         int64
+	warnings      []string
+}
+
+// countFiltered counts the rows whose VariantBenchFilterPath is at least
+// threshold: only the path is projected, the filter is pushed down, and
+// the rows are filtered again (a pushed-down filter only prunes).
+func countFiltered(path string, threshold int64) (filterRead, error) {
+	counter := &countingIO{}
+	b, err := registry.NewReadBuilder[*data.Record](registry.PARQUET, registry.InputFile{FS: counter, Location: path})
+	if err != nil {
+		return filterRead{}, err
+	}
+	filter := iceberg.GreaterThanEqual(iceberg.Extract(iceberg.Reference("v"), VariantBenchFilterPath, iceberg.PrimitiveTypes.Int64), threshold)
+	r, err := b.Project(pathSchema("ts", iceberg.PrimitiveTypes.Int64)).Filter(filter).
+		Set(lparquet.VariantPathsKey, "ts=v:"+VariantBenchFilterPath).ReuseContainers().Build()
+	if err != nil {
+		return filterRead{}, err
+	}
+	defer r.Close()
+	var out filterRead
+	if w, ok := r.(interface{ FilterWarnings() []string }); ok {
+		out.warnings = w.FilterWarnings()
+	}
+	rows := 0
+	for {
+		rec, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return out, err
+		}
+		rows++
+		if x, ok := rec.Get(1).(int64); ok && x >= threshold {
+			out.count++
+		}
+	}
+	out.groups = (rows + variantRowGroupRows - 1) / variantRowGroupRows
+	out.bytes = counter.n.Load()
+	return out, nil
+}
+
+// countingIO is the local file system, counting the bytes read.
+type countingIO struct{ n atomic.Int64 }
+
+func (c *countingIO) Open(name string) (iceio.File, error) {
+	f, err := registry.LocalInput(name).FS.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	return &countingFile{File: f, n: &c.n}, nil
+}
+
+func (c *countingIO) Remove(name string) error { return fs.ErrPermission }
+
+type countingFile struct {
+	iceio.File
+	n *atomic.Int64
+}
+
+func (f *countingFile) Read(p []byte) (int, error) {
+	k, err := f.File.Read(p)
+	f.n.Add(int64(k))
+	return k, err
+}
+
+func (f *countingFile) ReadAt(p []byte, off int64) (int, error) {
+	k, err := f.File.ReadAt(p, off)
+	f.n.Add(int64(k))
+	return k, err
+}
+
+// runDuckDBVariant has DuckDB write the same events (from their JSON) and
+// time its full read, one-path read and filtered count on its file and on
+// the lab's two files. What DuckDB cannot do is its result.
+func runDuckDBVariant(dir string, cfg VariantBenchConfig, rep *VariantBenchReport, files ...string) DuckDBVariantResult {
+	var out DuckDBVariantResult
+	jsonl := filepath.Join(dir, "events.jsonl")
+	if err := os.WriteFile(jsonl, []byte(strings.Join(EventLogJSON(cfg.Rows, cfg.Seed), "\n")+"\n"), 0o644); err != nil {
+		out.Error = err.Error()
+		return out
+	}
+	duck := filepath.Join(dir, "events-duckdb.parquet")
+	req := map[string]any{
+		"op": "variant", "jsonl": jsonl, "out": duck, "runs": cfg.Runs,
+		"path_sql":   "v.user.id::BIGINT",
+		"filter_sql": fmt.Sprintf("v.ts::BIGINT >= %d", rep.FilterThreshold),
+	}
+	var paths []string
+	for _, name := range files {
+		paths = append(paths, filepath.Join(dir, "events-"+name+".parquet"))
+	}
+	req["files"] = paths
+	p := peers.DuckDBVariant
+	p.Timeout = 10 * time.Minute
+	if err := peers.Run(context.Background(), p, req, &out); err != nil {
+		out.Error = err.Error()
+		return out
+	}
+	if st, err := os.Stat(duck); err == nil {
+		out.FileBytes = st.Size()
+	}
+	return out
 }

@@ -2,9 +2,15 @@ package bench
 
 import (
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	pvariant "github.com/apache/arrow-go/v18/parquet/variant"
+
+	lparquet "github.com/coltype-lab/lab/formats/parquet"
+	"github.com/coltype-lab/lab/registry"
 )
 
 // TestRunVariantBench runs at 5,000 rows; LAB_VARIANT_BENCH_ROWS=200000
@@ -55,6 +61,66 @@ func TestEventLogVariantsDeterministic(t *testing.T) {
 	for i := range a {
 		if string(a[i].Bytes()) != string(b[i].Bytes()) {
 			t.Fatalf("row %d differs between runs", i)
+		}
+	}
+}
+
+// The benchmarks below are what the profiles in the variant work come
+// from: go test ./bench/ -run '^$' -bench Variant -cpuprofile cpu.out.
+func benchVariantValues(b *testing.B) []pvariant.Value {
+	b.Helper()
+	values, err := EventLogVariants(20_000, 7)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return values
+}
+
+func benchVariantWrite(b *testing.B, props map[string]string) {
+	values := benchVariantValues(b)
+	path := filepath.Join(b.TempDir(), "v.parquet")
+	b.ResetTimer()
+	for range b.N {
+		if err := WriteVariantFile(path, values, props); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkVariantWriteUnshredded(b *testing.B) { benchVariantWrite(b, nil) }
+func BenchmarkVariantWriteShredded(b *testing.B) {
+	benchVariantWrite(b, map[string]string{lparquet.PropShredVariants: "true"})
+}
+
+func benchVariantRead(b *testing.B, props map[string]string) {
+	values := benchVariantValues(b)
+	path := filepath.Join(b.TempDir(), "v.parquet")
+	if err := WriteVariantFile(path, values, props); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for range b.N {
+		if err := readAllVariants(path, len(values)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkVariantReadUnshredded(b *testing.B) { benchVariantRead(b, nil) }
+func BenchmarkVariantReadShredded(b *testing.B) {
+	benchVariantRead(b, map[string]string{lparquet.PropShredVariants: "true"})
+}
+
+func BenchmarkVariantPathShredded(b *testing.B) {
+	values := benchVariantValues(b)
+	path := filepath.Join(b.TempDir(), "v.parquet")
+	if err := WriteVariantFile(path, values, map[string]string{lparquet.PropShredVariants: "true"}); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for range b.N {
+		if _, err := lparquet.ReadVariantPath(registry.LocalInput(path), "v", VariantBenchPath); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

@@ -20,7 +20,10 @@ type PropertySet struct {
 	Model string
 	// Namespaces are the key prefixes the model owns.
 	Namespaces []string
-	// Known are the keys it honours.
+	// Known are the keys it honours; an entry ending in "." is a prefix
+	// and matches every longer key that starts with it (Iceberg's
+	// per-column keys, "write.parquet.bloom-filter-enabled.column.<col>"),
+	// whose model then checks the rest of the key.
 	Known []string
 	// Elsewhere maps keys it does not honour to where they are honoured or
 	// why not ("the parquet-arrow model honours it", "Iceberg's bloom
@@ -50,7 +53,13 @@ func (s PropertySet) Check(props map[string]string) error {
 			why, best = w, len(k) // the most specific entry
 		}
 	}
-	known := append([]string(nil), s.Known...)
+	known := make([]string, len(s.Known))
+	for i, k := range s.Known {
+		if strings.HasSuffix(k, ".") {
+			k += "<column>"
+		}
+		known[i] = k
+	}
 	sort.Strings(known)
 	return &UnknownPropertyError{Key: key, Model: s.Model, Why: why, Known: known}
 }
@@ -78,7 +87,7 @@ func (s PropertySet) owns(key string) bool {
 
 func (s PropertySet) knows(key string) bool {
 	for _, k := range s.Known {
-		if key == k {
+		if key == k || strings.HasSuffix(k, ".") && len(key) > len(k) && strings.HasPrefix(key, k) {
 			return true
 		}
 	}

@@ -315,12 +315,10 @@ func parquetSpec(anns []footer.Annotation, schema *iceberg.Schema, shown string)
 		switch a.Kind {
 		case footer.KindFile:
 			files = append(files, a.Path[0])
-		case footer.KindVector:
-			et, ok := vector.ElementFromParquetName(a.Element)
-			if !ok {
-				continue // a layout other than flat FIXED_LEN_BYTE_ARRAY
+		case footer.KindVector, footer.KindFixedSizeList:
+			if v, ok := annotatedVector(a, schema); ok {
+				vectors = append(vectors, v)
 			}
-			vectors = append(vectors, schemaspec.Vector{Column: a.Path[0], Element: et, Dim: int(a.VectorLength)})
 		}
 	}
 	spec, err := schemaspec.FromSchema(schema, files, vectors)
@@ -328,6 +326,37 @@ func parquetSpec(anns []footer.Annotation, schema *iceberg.Schema, shown string)
 		return nil, fmt.Errorf("%s: %w", shown, err)
 	}
 	return spec, nil
+}
+
+// annotatedVector is the VECTOR declaration of an annotated top-level
+// column that reads as fixed[dim × width] (a list<float> VECTOR column
+// reads as a list and prints as one). The annotation names the element:
+// FLOAT, DOUBLE, FLOAT16 or INT8 on a FIXED_LEN_BYTE_ARRAY cell, the leaf's
+// physical type in the list and vector-repetition layouts (INT32 for int8,
+// FIXED_LEN_BYTE_ARRAY for float16), which the cell's width tells apart.
+func annotatedVector(a footer.Annotation, schema *iceberg.Schema) (schemaspec.Vector, bool) {
+	f, ok := schema.FindFieldByName(a.Path[0])
+	if !ok || a.VectorLength <= 0 {
+		return schemaspec.Vector{}, false
+	}
+	ft, ok := f.Type.(iceberg.FixedType)
+	if !ok || ft.Len()%int(a.VectorLength) != 0 {
+		return schemaspec.Vector{}, false
+	}
+	width := ft.Len() / int(a.VectorLength)
+	et, ok := vector.ElementFromParquetName(a.Element)
+	if !ok {
+		switch {
+		case a.Element == "INT32" && width == 1:
+			et, ok = vector.Int8, true
+		case a.Element == "FIXED_LEN_BYTE_ARRAY" && width == 2:
+			et, ok = vector.Float16, true
+		}
+	}
+	if !ok || et.Width() != width {
+		return schemaspec.Vector{}, false
+	}
+	return schemaspec.Vector{Column: a.Path[0], Element: et, Dim: int(a.VectorLength)}, true
 }
 
 // readerSchema is the schema a reader without projection reads the file

@@ -65,6 +65,19 @@ annotated VECTOR. Plain Iceberg JSON can declare them with --property instead.
 VARIANT columns are shredded with --shred-variants (Parquet only). In Avro
 files the declarations go in the header (lab.file-columns, lab.vector-columns).
 
+A VECTOR column's Parquet layout (spec/VECTOR.md) is a --property, per column
+or as the default of every VECTOR column:
+  write.parquet.vector-layout.column.COL=flba|list|vector-repetition|fixed-size-list
+      (write.parquet.vector-layout.default; default flba)
+  write.parquet.vector-encoding.column.COL=plain|byte-stream-split
+      (write.parquet.vector-encoding.default; default plain)
+  write.parquet.stats-enabled.column.COL=true   min/max statistics and a column
+      index for the VECTOR column (default: none, only the null count)
+The codec is --compression (or write.parquet.compression-codec and -level):
+none, snappy, zstd or lz4 for files with VECTOR columns; zstd without a level
+compresses VECTOR columns at level 1. lab read and lab vector search read
+every layout; vector-repetition needs write.parquet.footer-annotations.
+
 Rows (one JSON object per line; blank lines are skipped; a missing key is null):
   boolean true/false; int, long: integers, range-checked; float, double:
   numbers, range-checked, with "NaN", "Infinity", "-Infinity" as strings;
@@ -94,7 +107,8 @@ Exit status: 0 written; 1 bad input (a row, the input file, an existing OUT);
 		Example: `  lab write --schema 'id:long!,name:string' --input people.jsonl people.parquet
   lab write --schema 'id:long!,emb:vector<float32,4>,doc:variant,img:file' --input rows.jsonl --shred-variants rows.parquet
   lab write --schema @schema.json --format avro --input rows.csv rows.avro --json
-  lab write --schema 'id:long' --property write.parquet.row-group-limit=1000 --compression snappy out.parquet < rows.jsonl`,
+  lab write --schema 'id:long' --property write.parquet.row-group-limit=1000 --compression snappy out.parquet < rows.jsonl
+  lab write --schema 'id:long!,emb:vector<float32,768>' -p write.parquet.vector-layout.column.emb=list -p write.parquet.vector-encoding.column.emb=byte-stream-split --compression zstd --input rows.jsonl emb.parquet`,
 		Args: usageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			props, err := parseWriteProperties(writeFlagArray(cmd, "property"))
@@ -154,7 +168,9 @@ Exit status: 0 written; 1 bad input (a row, the input file, an existing OUT);
 		parquet.PropCompressionCodec, parquet.PropCompressionLevel, parquet.PropRowGroupRows,
 		parquet.PropRowGroupBytes, parquet.PropPageBytes, parquet.PropFileColumns,
 		parquet.PropVectorColumns, parquet.PropVectorLogicalTypeID, parquet.PropShredVariants,
-		parquet.PropVariantInferenceRows, avro.CompressionCodecKey, avro.CompressionLevelKey))
+		parquet.PropVariantInferenceRows, parquet.PropVectorLayoutDefault, parquet.PropVectorLayoutColumn,
+		parquet.PropVectorEncodingDefault, parquet.PropVectorEncodingColumn, parquet.PropStatsEnabledColumn,
+		avro.CompressionCodecKey, avro.CompressionLevelKey))
 	_ = cmd.MarkFlagFilename("input", "jsonl", "ndjson", "json", "csv")
 	cmd.ValidArgsFunction = func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return []string{"parquet", "avro"}, cobra.ShellCompDirectiveFilterFileExt
@@ -498,7 +514,10 @@ func keyCompletion(keys ...string) cobra.CompletionFunc {
 	return func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		out := make([]string, len(keys))
 		for i, k := range keys {
-			out[i] = k + "="
+			if !strings.HasSuffix(k, ".") { // a per-column prefix: the column comes next
+				k += "="
+			}
+			out[i] = k
 		}
 		return out, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
 	}

@@ -99,6 +99,54 @@ func TestWrite(t *testing.T) {
 	t.Run("metrics warning", func(t *testing.T) { testWriteMetricsWarning(t, bin) })
 	t.Run("output safety", func(t *testing.T) { testWriteOutputSafety(t, bin) })
 	t.Run("configuration precedence", func(t *testing.T) { testWriteConfigPrecedence(t, bin) })
+	t.Run("vector layouts", func(t *testing.T) { testWriteVectorLayouts(t, bin) })
+}
+
+// Every VECTOR layout, encoding and codec is a --property of lab write; lab
+// read prints the rows that were written, and lab vector search finds
+// them. Bad values are refused naming the key.
+func testWriteVectorLayouts(t *testing.T, bin string) {
+	work := t.TempDir()
+	const schema = "id:long!,emb:vector<float32,3>,tag:string"
+	rows := []string{
+		`{"id":0,"emb":[1,0,0],"tag":"a"}`,
+		`{"id":1,"emb":null,"tag":null}`,
+		`{"id":2,"emb":[0,1,0.5],"tag":"c"}`,
+		`{"id":3,"emb":[-0.25,0,1],"tag":"d"}`,
+	}
+	in := strings.Join(rows, "\n") + "\n"
+	rwWriteFile(t, filepath.Join(work, "rows.jsonl"), in)
+	for _, layout := range []string{"flba", "list", "vector-repetition", "fixed-size-list"} {
+		for _, enc := range []string{"plain", "byte-stream-split"} {
+			for _, codec := range []string{"uncompressed", "zstd"} {
+				name := layout + "-" + enc + "-" + codec + ".parquet"
+				rwMustRun(t, bin, work, "", "write", "-q", "--schema", schema, "--input", "rows.jsonl", "--compression", codec,
+					"--property", "write.parquet.vector-layout.column.emb="+layout,
+					"--property", "write.parquet.vector-encoding.column.emb="+enc,
+					"--property", "write.parquet.stats-enabled.column.emb=true", name)
+				if got := rwMustRun(t, bin, work, "", "read", "-q", name); got != in {
+					t.Fatalf("%s: lab read gives\n%s\nwant\n%s", name, got, in)
+				}
+				out := rwMustRun(t, bin, work, "", "vector", "search", name, "--column", "emb", "--query", "[0,1,0.5]", "--k", "1", "--metric", "l2", "--json")
+				if !strings.Contains(strings.Join(strings.Fields(out), ""), `"row":2,"score":0`) {
+					t.Fatalf("%s: lab vector search: %s", name, out)
+				}
+			}
+		}
+	}
+	_, errOut, code := runWith(t, bin, work, nil, "", "write", "-q", "--schema", schema, "--input", "rows.jsonl",
+		"--property", "write.parquet.vector-layout.column.emb=columnar", "bad.parquet")
+	if code == 0 || !strings.Contains(errOut, "write.parquet.vector-layout.column.emb") || !strings.Contains(errOut, `"columnar" is not a VECTOR layout`) {
+		t.Fatalf("bad layout: exit %d, %s", code, errOut)
+	}
+	_, errOut, code = runWith(t, bin, work, nil, "", "write", "-q", "--schema", schema, "--input", "rows.jsonl",
+		"--property", "write.parquet.vector-layout.column.tag=list", "bad.parquet")
+	if code == 0 || !strings.Contains(errOut, `column "tag" is not a VECTOR column`) {
+		t.Fatalf("layout of a non-VECTOR column: exit %d, %s", code, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(work, "bad.parquet")); !os.IsNotExist(err) {
+		t.Fatal("a refused write left bad.parquet")
+	}
 }
 
 func testWriteRoundTrips(t *testing.T, bin string) {

@@ -31,7 +31,9 @@ const (
 	// PropVectorColumns lists top-level fixed[L] columns as
 	// name:element:dim, comma-separated, with element one of float32,
 	// float64, float16, int8 and L = dim × the element's width. They are
-	// annotated VECTOR in the flat FIXED_LEN_BYTE_ARRAY layout.
+	// annotated VECTOR, in the flat FIXED_LEN_BYTE_ARRAY layout unless
+	// write.parquet.vector-layout.* says otherwise (vector_layout.go, where
+	// list<float> columns are allowed too).
 	PropVectorColumns = "write.parquet.vector-columns"
 	// PropVectorLogicalTypeID is the LogicalType union id VECTOR is written
 	// under (default footer.DefaultVectorID); the lab moves it aside because
@@ -61,6 +63,13 @@ type vectorColumn struct {
 	name    string
 	element string // the mirror's element name, e.g. "FLOAT"
 	dim     int32
+	// What the record writer's page writer needs (vector_write.go); the
+	// arrow model writes the flba layout only.
+	pos       int // among the top-level fields
+	field     iceberg.NestedField
+	decl      vector.Declaration
+	settings  vectorSettings
+	listTyped bool // Iceberg type list<float|double>, not fixed[L]
 }
 
 // annotationPlan is what the writer annotates on Close and checks per record.
@@ -131,8 +140,16 @@ func planAnnotations(schema *iceberg.Schema, props map[string]string) (*annotati
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", PropVectorColumns, err)
 	}
+	names := make([]string, len(decls))
+	for i, d := range decls {
+		names[i] = d.Column
+	}
+	settings, err := planVectorSettings(props, names)
+	if err != nil {
+		return nil, err
+	}
 	for _, d := range decls {
-		_, f, err := top(PropVectorColumns, d.Column)
+		pos, f, err := top(PropVectorColumns, d.Column)
 		if err != nil {
 			return nil, err
 		}
@@ -140,13 +157,31 @@ func planAnnotations(schema *iceberg.Schema, props map[string]string) (*annotati
 			return nil, err
 		}
 		element, _ := d.Element.ParquetElement() // ParseDeclarations admits only elements that have one
-		want := d.Element.VectorBytes(d.Dim)
-		if ft, ok := f.Type.(iceberg.FixedType); !ok || ft.Len() != want {
-			return nil, fmt.Errorf("%s: column %q (field id %d) has type %s, a VECTOR of %d %s needs fixed[%d]", PropVectorColumns, d.Column, f.ID, f.Type, d.Dim, d.Element, want)
+		s := settings[d.Column]
+		listTyped, err := checkVectorType(f, d, s)
+		if err != nil {
+			return nil, err
 		}
-		p.vectors = append(p.vectors, vectorColumn{name: d.Column, element: element, dim: int32(d.Dim)})
+		if err := checkVectorLayout(d, s, p.mirrorOnly); err != nil {
+			return nil, err
+		}
+		p.vectors = append(p.vectors, vectorColumn{name: d.Column, element: element, dim: int32(d.Dim),
+			pos: pos, field: f, decl: d, settings: s, listTyped: listTyped})
 	}
 	return p, nil
+}
+
+// checkVectorLayout refuses the layouts a declaration cannot take, naming
+// the property that chose the layout.
+func checkVectorLayout(d vector.Declaration, s vectorSettings, mirrorOnly bool) error {
+	key := PropVectorLayoutColumn + d.Column
+	switch {
+	case s.layout == vector.LayoutFixedSizeList && d.Element != vector.Float32 && d.Element != vector.Float64:
+		return fmt.Errorf("%s: column %q: layout fixed-size-list holds float32 and float64 elements only (PR #241's FIXED_SIZE_LIST names the element by its physical type), not %s; write flba", key, d.Column, d.Element)
+	case s.layout == vector.LayoutVectorRepetition && mirrorOnly:
+		return fmt.Errorf("%s: column %q: layout vector-repetition needs its VECTOR repetition in the footer, which %s=false keeps to the types every reader knows; a reader without it would misread the pages", key, d.Column, PropFooterAnnotations)
+	}
+	return nil
 }
 
 func vectorIDProperty(props map[string]string) (int16, error) {
@@ -193,6 +228,15 @@ func (p *annotationPlan) annotate(meta *footer.FileMetaData) error {
 	}
 	for _, vc := range p.vectors {
 		a := footer.Annotation{Kind: footer.KindVector, ID: p.vectorID, VectorLength: vc.dim, Element: vc.element}
+		switch vc.settings.layout {
+		case vector.LayoutFixedSizeList:
+			// PR #241: the element's physical type, FLOAT or DOUBLE.
+			a = footer.Annotation{Kind: footer.KindFixedSizeList, VectorLength: vc.dim, Element: vc.element}
+		case vector.LayoutList:
+			a = footer.Annotation{Kind: footer.KindVector, ID: p.vectorID, VectorLength: vc.dim}
+		case vector.LayoutVectorRepetition:
+			a = footer.Annotation{Kind: footer.KindVector, ID: p.vectorID, VectorLength: vc.dim, VectorRepetition: true}
+		}
 		if err := footer.Annotate(meta, []string{vc.name}, a); err != nil {
 			return err
 		}

@@ -122,6 +122,7 @@ func TestReadForeignAnnotatedFile(t *testing.T) {
 func TestReadRefusesBadAnnotatedFiles(t *testing.T) {
 	cases := []struct {
 		name string
+		rows []foreignRow // default: the first foreign row
 		edit func(*footer.FileMetaData) error
 		opts []footer.Option
 		want string
@@ -137,17 +138,26 @@ func TestReadRefusesBadAnnotatedFiles(t *testing.T) {
 			want: "",
 		},
 		{
-			name: "VECTOR repetition",
+			// The reader reads PR #592's layout, but a list relabelled
+			// VECTOR-repeated is not it: its chunk holds 3 values for a
+			// row of vector_length 2. (When the counts happen to agree, no
+			// reader can tell: PR #592's pages carry nothing more.)
+			name: "VECTOR repetition over list pages",
+			rows: []foreignRow{{ID: 1, Tags: []float32{1, 2, 3}}},
 			edit: func(m *footer.FileMetaData) error {
-				return footer.Annotate(m, []string{"tags"}, footer.Annotation{Kind: footer.KindVector, VectorLength: 1, VectorRepetition: true})
+				return footer.Annotate(m, []string{"tags"}, footer.Annotation{Kind: footer.KindVector, VectorLength: 2, VectorRepetition: true})
 			},
 			opts: []footer.Option{footer.AllowVectorRepetition()},
-			want: `("list") has repetition VECTOR, which this reader cannot read`,
+			want: `column "tags.list.element" in row group 0: 3 values for 1 rows of vector_length 2: the VECTOR repetition disagrees with the data`,
 		},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			path := writeForeign(t, foreignRows()[:1], tc.edit, tc.opts...)
+			rows := tc.rows
+			if rows == nil {
+				rows = foreignRows()[:1]
+			}
+			path := writeForeign(t, rows, tc.edit, tc.opts...)
 			_, err := tryReadRecords(path, nil)
 			if tc.want == "" {
 				// A valid FILE group known only from the mirror reads fine.

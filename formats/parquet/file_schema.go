@@ -22,6 +22,11 @@ type fnode struct {
 	// footer's own optional marks presence: 0 is an id (DuckDB's
 	// FIELD_IDS 'auto' starts there), not "none".
 	id int
+	// index is the element's position in the footer's schema;
+	// vectorLength its vector_length when it is VECTOR-repeated (set by
+	// setVectorLengths), 0 otherwise.
+	index        int
+	vectorLength int
 }
 
 // noID marks a node without a field id.
@@ -37,7 +42,7 @@ func parseFileSchema(elems []format.SchemaElement, ids []int) *fnode {
 	var build func(i int, parent *fnode) (*fnode, int)
 	build = func(i int, parent *fnode) (*fnode, int) {
 		e := &elems[i]
-		n := &fnode{elem: e, name: e.Name, col: -1, id: noID}
+		n := &fnode{elem: e, name: e.Name, col: -1, id: noID, index: i}
 		if i < len(ids) {
 			n.id = ids[i]
 		}
@@ -82,6 +87,9 @@ const (
 	fMap
 	fVariant // a VARIANT group, shredded or not: read whole (variant_read.go)
 	fUnsupported
+	// fVector is PR #592's vector-repetition group (read_vector.go): its
+	// element view is the only child.
+	fVector
 )
 
 // fview is the Iceberg reading of a file node: a struct, list, map or
@@ -99,6 +107,9 @@ type fview struct {
 	children []*fview // struct: fields; list: element; map: key, value
 	leaf     *fnode   // primitive
 	why      string   // fUnsupported: the reason
+	// vec describes a VECTOR column stored as elements: fVector, or an
+	// fList annotated VECTOR (read_vector.go).
+	vec *vectorView
 }
 
 // viewOf reads n as an Iceberg value. asElement is set when n is the
@@ -119,6 +130,9 @@ func viewOf(n *fnode, asElement bool) *fview {
 	if _, ok := n.elem.LogicalType.Value.(*format.VariantType); ok {
 		v.shape = fVariant
 		return v
+	}
+	if vectorRepetitionGroup(n) {
+		return vectorRepetitionView(v, n)
 	}
 	switch {
 	case isAnnotated(n.elem, deprecated.List, func(lt format.LogicalTypeValue) bool { _, ok := lt.(*format.ListType); return ok }):
@@ -202,7 +216,7 @@ func applyNameMapping(v *fview, fields []iceberg.MappedField) {
 				clearIDs(c)
 			}
 		}
-	case fList:
+	case fList, fVector:
 		mapChild(v.children[0], find(listElementName))
 	case fMap:
 		mapChild(v.children[0], find(mapKeyName))
@@ -472,7 +486,12 @@ func (v *fview) icebergType(mode schemaMode) (iceberg.Type, error) {
 		return &iceberg.StructType{FieldList: fields}, nil
 	case fVariant:
 		return iceberg.VariantType{}, nil
+	case fVector:
+		return v.vec.icebergType(v, mode)
 	case fList:
+		if v.vec != nil && v.vec.elementID == noID {
+			return v.vec.icebergType(v, mode)
+		}
 		e := v.children[0]
 		if e.id == noID {
 			return nil, fmt.Errorf("column %q: list element has no field id", e.path)
@@ -560,7 +579,7 @@ func fillElementIDs(root *fview) {
 
 func assignFreshIDs(v *fview, next *int, structFields bool) {
 	switch v.shape {
-	case fStruct, fList, fMap:
+	case fStruct, fList, fMap, fVector:
 	default:
 		return // a variant's children are its encoding, not fields
 	}

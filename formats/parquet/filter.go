@@ -25,6 +25,20 @@ type rowGroupFilter struct {
 	expr     iceberg.BooleanExpression
 	columns  map[int]filterColumn // by field id: non-repeated primitive file columns
 	orders   []format.ColumnOrder
+	// variants are the top-level variant groups by field id, for
+	// predicates on a variant path (iceberg.Extract); paths caches how
+	// each path is shredded, warnings say which were not pushed down.
+	variants map[int]*fnode
+	paths    map[string]*extractPlan
+	warnings []string
+}
+
+// extractPlan is how a predicate on a variant path reads statistics: from
+// the path's typed_value leaf, when the path is shredded to a type the
+// predicate's type promotes from (nil stops otherwise).
+type extractPlan struct {
+	stops *pathStops
+	col   filterColumn
 }
 
 type filterColumn struct {
@@ -47,7 +61,13 @@ func newRowGroupFilter(location string, expr iceberg.BooleanExpression, projecti
 	if bound, err = iceberg.RewriteNotExpr(bound); err != nil {
 		return nil, fmt.Errorf("read %s: filter %s: %w", location, expr, err)
 	}
-	f := &rowGroupFilter{location: location, expr: bound, columns: map[int]filterColumn{}, orders: meta.ColumnOrders}
+	f := &rowGroupFilter{location: location, expr: bound, columns: map[int]filterColumn{}, orders: meta.ColumnOrders,
+		variants: map[int]*fnode{}, paths: map[string]*extractPlan{}}
+	for _, c := range root.children {
+		if c.shape == fVariant && c.id != noID {
+			f.variants[c.id] = c.node
+		}
+	}
 	var walk func(v *fview, repeated bool)
 	walk = func(v *fview, repeated bool) {
 		switch v.shape {
@@ -103,8 +123,55 @@ type statsEvaluator struct {
 
 func (e *statsEvaluator) stats(term iceberg.BoundTerm) *chunkStats {
 	field := term.Ref().Field()
+	if ext, ok := term.(iceberg.BoundExtract); ok {
+		return e.extractStats(ext)
+	}
 	fc, ok := e.f.columns[field.ID]
-	if !ok || fc.col >= len(e.rg.Columns) {
+	if !ok {
+		return nil
+	}
+	return e.columnStats(fc, term)
+}
+
+// extractStats are the statistics of a variant path's typed_value leaf,
+// or nil when they prove nothing about the path: the path is not shredded
+// to a primitive, its shredded type is not one the predicate's type
+// promotes from (the filter is then not pushed down, and the reader warns),
+// or a residual value column in this row group may hold it
+// (pathStops.residualEmpty): rows not shredded for the path are never
+// pruned by the typed column's statistics.
+func (e *statsEvaluator) extractStats(ext iceberg.BoundExtract) *chunkStats {
+	id := ext.Ref().Field().ID
+	key := fmt.Sprintf("%d %s %s", id, ext.Path(), ext.Type())
+	plan, ok := e.f.paths[key]
+	if !ok {
+		plan = &extractPlan{}
+		e.f.paths[key] = plan
+		g := e.f.variants[id]
+		steps, err := parseVariantPath(ext.Path())
+		if g != nil && err == nil {
+			if ps := shreddedStops(g, steps); ps != nil {
+				info, err := leafType(ps.leaf.elem)
+				switch {
+				case err != nil || info.unsigned:
+				case !data.Promotable(info.typ, ext.Type()):
+					e.f.warnings = append(e.f.warnings, fmt.Sprintf("filter on %s: the path is shredded as %s, the predicate reads it as %s: not pushed down",
+						ext, info.typ, ext.Type()))
+				default:
+					plan.stops, plan.col = ps, filterColumn{col: ps.leaf.col, info: info}
+				}
+			}
+		}
+	}
+	if plan.stops == nil || !plan.stops.residualEmpty(e.rg) {
+		return nil
+	}
+	return e.columnStats(plan.col, ext)
+}
+
+// columnStats are the statistics of the file column fc read as term.
+func (e *statsEvaluator) columnStats(fc filterColumn, term iceberg.BoundTerm) *chunkStats {
+	if fc.col >= len(e.rg.Columns) {
 		return nil
 	}
 	md := &e.rg.Columns[fc.col].MetaData

@@ -29,6 +29,9 @@ type openedFile struct {
 	// fieldIDs holds each schema element's field_id, or noID where the
 	// footer has none; parquet-go's model cannot tell an id of 0 from none.
 	fieldIDs []int
+	// vectorLengths holds the vector_length of each VECTOR-repeated schema
+	// element (PR #592), 0 elsewhere; parquet-go's model has no field 11.
+	vectorLengths []int32
 }
 
 func (o *openedFile) Close() error { return o.src.Close() }
@@ -73,20 +76,64 @@ func (o *openedFile) check() error {
 	}
 	o.footerEnd = f.Offset
 	o.fieldIDs = make([]int, len(f.Meta.Schema))
+	o.vectorLengths = make([]int32, len(f.Meta.Schema))
 	for i, el := range f.Meta.Schema {
 		o.fieldIDs[i] = noID
 		if el.FieldID.Valid && el.FieldID.V >= 0 {
 			o.fieldIDs[i] = int(el.FieldID.V)
 		}
-		// parquet-go would read PR #592's VECTOR repetition (3) as if it
-		// were REQUIRED: silently wrong values.
+		// parquet-go reads PR #592's VECTOR repetition (3) as if it were
+		// REQUIRED, one row per element slot: only a VECTOR group the
+		// lab's vector reading assembles (read_vector.go) is let through.
 		if r := el.RepetitionType; r.Valid && r.V != footer.Required && r.V != footer.Optional && r.V != footer.Repeated {
-			return fmt.Errorf("read %s: schema element %d (%q) has repetition %s, which this reader cannot read", o.location, i, el.Name, r.V)
+			why := ""
+			if r.V == footer.Vector {
+				if why = vectorRepetitionShape(f.Meta.Schema, i); why == "" {
+					o.vectorLengths[i] = el.VectorLength.V
+					continue
+				}
+				why = ": " + why
+			}
+			return fmt.Errorf("read %s: schema element %d (%q) has repetition %s, which this reader cannot read%s", o.location, i, el.Name, r.V, why)
 		}
 	}
 	// A mirror this code cannot parse costs the annotations, not the read.
 	o.annotations, _ = footer.ReadAnnotations(f.Meta)
 	return nil
+}
+
+// vectorRepetitionShape says what keeps the VECTOR-repeated element i from
+// being PR #592's middle group over a vector element the lab reads: a
+// group of one element leaf, with a positive vector_length, the only child
+// of a non-repeated group. "" when nothing does.
+func vectorRepetitionShape(s []footer.SchemaElement, i int) string {
+	if i < 2 || !s[i-1].IsGroup() || s[i-1].NumChildren.V != 1 {
+		return "it is not the only child of its group"
+	}
+	if r := s[i-1].RepetitionType; r.Valid && r.V != footer.Required && r.V != footer.Optional {
+		return fmt.Sprintf("its parent %q is %s, not optional or required", s[i-1].Name, r.V)
+	}
+	if !s[i].IsGroup() || s[i].NumChildren.V != 1 || i+1 >= len(s) || s[i+1].IsGroup() {
+		return "it is not a group of one element leaf"
+	}
+	if !s[i].VectorLength.Valid || s[i].VectorLength.V <= 0 {
+		return "it has no positive vector_length"
+	}
+	e := &s[i+1]
+	if r := e.RepetitionType; r.Valid && r.V != footer.Required && r.V != footer.Optional {
+		return fmt.Sprintf("its element is %s", r.V)
+	}
+	switch e.Type.V {
+	case format.Float, format.Double, format.Int32:
+	case format.FixedLenByteArray:
+		if e.TypeLength.V == 2 {
+			break
+		}
+		fallthrough
+	default:
+		return fmt.Sprintf("its element %q is %s, not a VECTOR element (FLOAT, DOUBLE, FLOAT16, INT(8))", e.Name, e.Type.V)
+	}
+	return ""
 }
 
 // fileGroups finds the schema nodes annotated FILE, in the footer or only in

@@ -35,7 +35,11 @@ var recordProperties = registry.PropertySet{
 	Namespaces: parquetNamespaces,
 	Known: []string{PropCompressionCodec, PropCompressionLevel, PropRowGroupBytes, PropPageBytes, PropRowGroupRows,
 		PropFileColumns, PropVectorColumns, PropVectorLogicalTypeID, PropShredVariants, PropVariantInferenceRows,
-		PropFooterAnnotations},
+		PropFooterAnnotations,
+		// Per-column keys (entries ending in "." are prefixes): the layout
+		// planner refuses a column that is not a declared VECTOR column.
+		PropVectorLayoutDefault, PropVectorLayoutColumn, PropVectorEncodingDefault, PropVectorEncodingColumn,
+		PropStatsEnabledColumn},
 	Elsewhere: withNotes(map[string]string{
 		PropPageRowLimit: "the " + arrowModelName + " model honours it",
 		PropDictBytes:    "the " + arrowModelName + " model honours it",
@@ -50,8 +54,13 @@ var arrowProperties = registry.PropertySet{
 	Known: []string{PropCompressionCodec, PropCompressionLevel, PropRowGroupBytes, PropPageBytes, PropRowGroupRows,
 		PropPageRowLimit, PropDictBytes, PropFileColumns, PropVectorColumns, PropVectorLogicalTypeID},
 	Elsewhere: withNotes(map[string]string{
-		PropShredVariants:        "the " + RecordModelName + " model honours it",
-		PropVariantInferenceRows: "the " + RecordModelName + " model honours it",
-		PropFooterAnnotations:    "the " + RecordModelName + " model honours it",
+		PropShredVariants:         "the " + RecordModelName + " model honours it",
+		PropVariantInferenceRows:  "the " + RecordModelName + " model honours it",
+		PropFooterAnnotations:     "the " + RecordModelName + " model honours it",
+		PropVectorLayoutDefault:   "the " + RecordModelName + " model honours it; this model writes VECTOR columns as flba",
+		PropVectorLayoutColumn:    "the " + RecordModelName + " model honours it; this model writes VECTOR columns as flba",
+		PropVectorEncodingDefault: "the " + RecordModelName + " model honours it",
+		PropVectorEncodingColumn:  "the " + RecordModelName + " model honours it",
+		PropStatsEnabledColumn:    "Iceberg's per-column statistics switch: the " + RecordModelName + " model honours it on VECTOR columns only",
 	}),
 }

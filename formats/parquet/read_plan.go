@@ -7,6 +7,7 @@ import (
 
 	"github.com/apache/iceberg-go"
 	pq "github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/format"
 
 	"github.com/coltype-lab/lab/data"
 	"github.com/coltype-lab/lab/registry"
@@ -23,6 +24,9 @@ const (
 	rConst   // a constant, a default or a null: no column behind it
 	rVariant // a VARIANT group, reconstructed from its columns
 	rPos     // the _pos metadata column: the row's position in the file
+	rVector  // a VECTOR column stored as elements (read_vector.go)
+	// rVariantPath is a projected variant path (VariantsPathsKey).
+	rVariantPath
 )
 
 // rnode is one projected value in the read plan. Levels are absolute: def
@@ -49,6 +53,11 @@ type rnode struct {
 	set     readSet
 	value   any
 	variant *variantRead // rVariant
+	vec     *vectorRead  // rVector
+	// vsrc is the variant's shared reconstruction (rVariant); vpath the
+	// projected path (rVariantPath). See variant_path.go.
+	vsrc  *variantSource
+	vpath *variantPathNode
 }
 
 // readPlanner matches a projection to a file's columns by field id.
@@ -64,6 +73,13 @@ type readPlanner struct {
 	// derive their layout from parquet-go's node.
 	tree   *fnode
 	pqRoot pq.Node
+	// paths are the projected variant paths (VariantPathsKey), meta the
+	// footer their plans consult, sources the variants reconstructed for
+	// the fields that read them.
+	paths   map[string]variantPathSpec
+	meta    *format.FileMetaData
+	sources map[*fnode]*variantSource
+	typed   map[*fnode][]*rnode
 }
 
 func (p *readPlanner) cursor(leaf *fnode) (*cursor, error) {
@@ -105,6 +121,8 @@ func (p *readPlanner) structNode(st *iceberg.StructType, fv *fview, path string)
 				return nil, fmt.Errorf("read %s: field id %d (%q) is the _pos metadata column and must be long, not %s", p.location, f.ID, f.Name, f.Type)
 			}
 			child = &rnode{kind: rPos, path: fp}
+		} else if spec, ok := p.paths[f.Name]; ok && path == "" {
+			child, err = p.variantPathNode(f, spec, fv, fp)
 		} else if c, ok := byID[f.ID]; ok {
 			child, err = p.node(f, c, fp)
 		} else {
@@ -141,6 +159,8 @@ func shapeName(fv *fview) string {
 		return "a map"
 	case fVariant:
 		return "a variant"
+	case fVector:
+		return "a VECTOR (vector-repetition)"
 	case fPrimitive:
 		if info, err := leafType(fv.leaf.elem); err == nil {
 			return "of type " + info.typ.String()
@@ -153,6 +173,15 @@ func shapeName(fv *fview) string {
 func (p *readPlanner) node(f iceberg.NestedField, fv *fview, path string) (*rnode, error) {
 	if fv.shape == fUnsupported {
 		return nil, fmt.Errorf("read %s: field id %d (%q): file column %q cannot be read: %s", p.location, f.ID, f.Name, fv.path, fv.why)
+	}
+	if fv.vec != nil {
+		// A VECTOR column stored as elements reads as fixed[L]; a
+		// vector-repetition one as a list too (an annotated list takes the
+		// list path below).
+		_, fixed := f.Type.(iceberg.FixedType)
+		if fixed || fv.shape == fVector {
+			return p.vectorNode(f, fv, path)
+		}
 	}
 	switch t := f.Type.(type) {
 	case *iceberg.StructType:

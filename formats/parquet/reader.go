@@ -38,6 +38,9 @@ type recordReader struct {
 	variantPolicy variant.Policy
 	invalid       []InvalidValue
 	row           int64
+	// filterWarnings say which predicates were not pushed down and why
+	// (FilterWarnings).
+	filterWarnings []string
 	// pos is the current row's position in the file (_pos); firstRows the
 	// position of each row group's first row.
 	pos       int64
@@ -68,7 +71,9 @@ func newRecordReader(in registry.InputFile, opts registry.ReadOptions) (r *recor
 func (r *recordReader) plan(opts registry.ReadOptions) error {
 	loc := r.location
 	tree := parseFileSchema(r.file.meta.Schema, r.file.fieldIDs)
+	setVectorLengths(tree, r.file.vectorLengths)
 	root := viewOf(tree, false)
+	markVectorLists(root, r.file.annotations)
 	mode := strictSchema
 	switch {
 	case hasFieldIDs(root.node):
@@ -100,8 +105,12 @@ func (r *recordReader) plan(opts registry.ReadOptions) error {
 	if batch <= 0 {
 		batch = defaultRecordsPerBatch
 	}
+	paths, err := parseVariantPaths(opts.Properties[VariantPathsKey])
+	if err != nil {
+		return fmt.Errorf("read %s: %w", loc, err)
+	}
 	p := &readPlanner{location: loc, constants: opts.IDToConstant, cursors: map[int]*cursor{}, batch: batch,
-		fileGroups: r.file.fileGroups(tree), tree: tree, pqRoot: r.file.file.Schema()}
+		fileGroups: r.file.fileGroups(tree), tree: tree, pqRoot: r.file.file.Schema(), paths: paths, meta: r.file.meta}
 	st := r.projection.AsStruct()
 	if r.root, err = p.structNode(&st, root, ""); err != nil {
 		return err
@@ -125,6 +134,7 @@ func (r *recordReader) selectRowGroups(opts registry.ReadOptions, fileSch *icebe
 		if filter, err = newRowGroupFilter(r.location, opts.Filter, r.projection, fileSch, opts.CaseSensitive, root, r.file.meta, opts.IDToConstant); err != nil {
 			return nil, err
 		}
+		defer func() { r.filterWarnings = filter.warnings }()
 	}
 	var out []int
 	r.firstRows = make([]int64, len(r.file.meta.RowGroups))
@@ -220,6 +230,9 @@ func (r *recordReader) nextGroup() error {
 			return fmt.Errorf("read %s: row group %d has no chunk for column %q", r.location, idx, c.path)
 		}
 		md := &r.file.meta.RowGroups[idx].Columns[c.col].MetaData
+		if rows := r.file.meta.RowGroups[idx].NumRows; c.vectorSlots > 0 && md.NumValues != rows*c.vectorSlots {
+			return fmt.Errorf("read %s: column %q in row group %d: %d values for %d rows of vector_length %d: the VECTOR repetition disagrees with the data, which is not PR #592's layout", r.location, c.path, idx, md.NumValues, rows, c.vectorSlots)
+		}
 		if err := checkChunkPages(r.file.src, md); err != nil {
 			return fmt.Errorf("read %s: column %q in row group %d: %w", r.location, c.path, idx, err)
 		}
@@ -285,8 +298,12 @@ func (r *recordReader) read(n *rnode) (any, error) {
 		return n.value, nil
 	case rVariant:
 		return r.readVariant(n)
+	case rVariantPath:
+		return r.readVariantPath(n)
 	case rPos:
 		return r.pos, nil
+	case rVector:
+		return r.readVector(n)
 	case rPrim:
 		v, err := n.col.next()
 		if err != nil {
@@ -451,6 +468,9 @@ type cursor struct {
 	buf     []pq.Value
 	pos, n  int
 	eof     bool
+	// vectorSlots is the vector_length of a vector-repetition column: its
+	// chunks hold that many values per row.
+	vectorSlots int64
 }
 
 func newCursor(leaf *fnode, batch int) *cursor {

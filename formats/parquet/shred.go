@@ -18,6 +18,7 @@ import (
 type shredder struct {
 	plan *writePlan
 	cols [][]pq.Value
+	fast fastShred // scratch of the variant fast path (variant_shred.go)
 }
 
 func newShredder(plan *writePlan) *shredder {

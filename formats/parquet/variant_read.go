@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
+	"strconv"
 	"strings"
 
 	pvariant "github.com/apache/arrow-go/v18/parquet/variant"
@@ -28,6 +30,23 @@ type vnode struct {
 	def, rep int
 	cols     []int // indices into variantRead.cols of the leaves below
 	children []*vnode
+	// value and typed are the children of a pair group; fields, of a typed
+	// object group, are its field groups in the order of the layout's
+	// fields (set on first use).
+	value, typed *vnode
+	fields       []*vnode
+}
+
+// fieldNodes are the field groups of the typed object group n in the
+// order of l's fields, nil where the file has none.
+func (n *vnode) fieldNodes(l *variant.Layout) []*vnode {
+	if n.fields == nil {
+		n.fields = make([]*vnode, len(l.Fields))
+		for i, f := range l.Fields {
+			n.fields[i] = n.child(f.Name)
+		}
+	}
+	return n.fields
 }
 
 func (n *vnode) child(name string) *vnode {
@@ -41,10 +60,17 @@ func (n *vnode) child(name string) *vnode {
 
 // vcol is one leaf column of a variant: its cursor and the values of the
 // occurrence being assembled.
+//
+// A column with no repetition inside the variant (direct) has exactly one
+// value per occurrence: it is read in place from the cursor, taken counting
+// the value the occurrence has consumed (so that a row can be rewound),
+// instead of being gathered first.
 type vcol struct {
-	cur  *cursor
-	vals []pq.Value
-	pos  int
+	cur    *cursor
+	vals   []pq.Value
+	pos    int
+	direct bool
+	taken  int
 }
 
 // variantRead reads one variant column occurrence at a time.
@@ -57,6 +83,9 @@ type variantRead struct {
 	typed   *vnode
 	cols    []vcol
 	baseRep int // repetition level of an occurrence of the group
+	asm     vassembler
+	// slowRows counts the rows variant.Reconstruct assembled.
+	slowRows int
 }
 
 // newVariantRead plans the read of the variant group fv. cursorOf makes
@@ -77,7 +106,7 @@ func newVariantRead(fv *fnode, pqNode pq.Node, cursorOf func(*fnode) (*cursor, e
 				return nil, err
 			}
 			n.cols = []int{len(vr.cols)}
-			vr.cols = append(vr.cols, vcol{cur: c})
+			vr.cols = append(vr.cols, vcol{cur: c, direct: f.rep == fv.rep})
 			return n, nil
 		}
 		for _, ch := range f.children {
@@ -88,6 +117,7 @@ func newVariantRead(fv *fnode, pqNode pq.Node, cursorOf func(*fnode) (*cursor, e
 			n.children = append(n.children, c)
 			n.cols = append(n.cols, c.cols...)
 		}
+		n.value, n.typed = n.child(variantValueName), n.child(variantTypedValueName)
 		return n, nil
 	}
 	if vr.top, err = build(fv); err != nil {
@@ -122,38 +152,22 @@ func pqNodeOf(root *fnode, node pq.Node, target *fnode) pq.Node {
 }
 
 func (p *readPlanner) variantNode(fv *fview, path string) (*rnode, error) {
-	pn := pqNodeOf(p.tree, p.pqRoot, fv.node)
-	if pn == nil {
-		return nil, fmt.Errorf("read %s: variant %q: no parquet-go node", p.location, fv.path)
-	}
-	vr, err := newVariantRead(fv.node, pn, p.cursor)
+	src, created, err := p.variantSource(fv)
 	if err != nil {
-		return nil, fmt.Errorf("read %s: variant %q: %w", p.location, fv.path, err)
+		return nil, err
 	}
-	n := &rnode{kind: rVariant, def: fv.def, path: path, variant: vr}
-	for _, c := range vr.cols {
-		n.cursors = append(n.cursors, c.cur)
+	n := &rnode{kind: rVariant, def: fv.def, path: path, variant: src.vr, vsrc: src}
+	if created {
+		n.cursors = src.cursors
+		n.level = n.cursors[0]
 	}
-	n.level = n.cursors[0]
 	return n, nil
 }
 
 func (r *recordReader) readVariant(n *rnode) (any, error) {
-	row, err := n.variant.next()
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", r.location, err)
-	}
-	if row.Null {
-		return nil, nil
-	}
-	v, err := variant.ReconstructWith(n.variant.layout, row, r.variantPolicy)
-	var asNull *variant.InvalidAsNull
-	if errors.As(err, &asNull) {
-		r.invalid = append(r.invalid, InvalidValue{Row: r.row, Column: n.variant.path, Err: asNull.Err})
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read %s: variant column %q: %w", r.location, n.variant.path, err)
+	v, null, err := r.sourceValue(n.vsrc)
+	if err != nil || null {
+		return nil, err
 	}
 	return v, nil
 }
@@ -179,30 +193,8 @@ func (r *recordReader) TakeInvalid() []InvalidValue {
 
 // next assembles the next occurrence's row.
 func (vr *variantRead) next() (variant.Row, error) {
-	for i := range vr.cols {
-		c := &vr.cols[i]
-		c.vals, c.pos = c.vals[:0], 0
-		for {
-			v, err := c.cur.next()
-			if err != nil {
-				if errors.Is(err, io.EOF) {
-					err = errors.New("values end before the row group's rows do")
-				}
-				return variant.Row{}, fmt.Errorf("column %q: %w", c.cur.path, err)
-			}
-			if c.cur.pos >= c.cur.n {
-				// The next peek may load another page and recycle this one.
-				v = v.Clone()
-			}
-			c.vals = append(c.vals, v)
-			nv, ok, err := c.cur.peek()
-			if err != nil {
-				return variant.Row{}, fmt.Errorf("column %q: %w", c.cur.path, err)
-			}
-			if !ok || nv.RepetitionLevel() <= vr.baseRep {
-				break
-			}
-		}
+	if err := vr.gather(); err != nil {
+		return variant.Row{}, err
 	}
 	row, err := vr.assemble()
 	if err != nil {
@@ -211,17 +203,92 @@ func (vr *variantRead) next() (variant.Row, error) {
 	return row, nil
 }
 
+// gather collects the next occurrence's values of every column.
+func (vr *variantRead) gather() error {
+	for i := range vr.cols {
+		c := &vr.cols[i]
+		if c.direct {
+			c.taken = 0
+			continue
+		}
+		c.vals, c.pos = c.vals[:0], 0
+		for {
+			v, err := c.cur.next()
+			if err != nil {
+				if errors.Is(err, io.EOF) {
+					err = errors.New("values end before the row group's rows do")
+				}
+				return fmt.Errorf("column %q: %w", c.cur.path, err)
+			}
+			if c.cur.pos >= c.cur.n {
+				// The next peek may load another page and recycle this one.
+				v = v.Clone()
+			}
+			c.vals = append(c.vals, v)
+			nv, ok, err := c.cur.peek()
+			if err != nil {
+				return fmt.Errorf("column %q: %w", c.cur.path, err)
+			}
+			if !ok || nv.RepetitionLevel() <= vr.baseRep {
+				break
+			}
+		}
+	}
+	return nil
+}
+
 func (vr *variantRead) peek(n *vnode) (pq.Value, error) {
 	c := &vr.cols[n.cols[0]]
+	if c.direct {
+		return c.peekDirect(n)
+	}
 	if c.pos >= len(c.vals) {
 		return pq.Value{}, fmt.Errorf("%s: column ended early", n.f.path)
 	}
 	return c.vals[c.pos], nil
 }
 
-func (vr *variantRead) skip(n *vnode) {
+func (c *vcol) peekDirect(n *vnode) (pq.Value, error) {
+	if c.taken > 0 {
+		return pq.Value{}, fmt.Errorf("%s: column ended early", n.f.path)
+	}
+	v, ok, err := c.cur.peek()
+	if err != nil {
+		return v, fmt.Errorf("column %q: %w", c.cur.path, err)
+	}
+	if !ok {
+		return v, fmt.Errorf("column %q: values end before the row group's rows do", c.cur.path)
+	}
+	return v, nil
+}
+
+// skip consumes the one value every column below n has for a null subtree.
+func (vr *variantRead) skip(n *vnode) error {
 	for _, i := range n.cols {
-		vr.cols[i].pos++
+		c := &vr.cols[i]
+		if !c.direct {
+			c.pos++
+			continue
+		}
+		if _, err := c.peekDirect(n); err != nil {
+			return err
+		}
+		c.cur.pos++
+		c.taken++
+	}
+	return nil
+}
+
+// rewind moves every column back to the start of the gathered row.
+func (vr *variantRead) rewind() {
+	for i := range vr.cols {
+		c := &vr.cols[i]
+		if c.direct {
+			c.cur.pos -= c.taken
+			c.taken = 0
+			continue
+		}
+		c.pos = 0
 	}
 }
 
@@ -229,23 +296,49 @@ func (vr *variantRead) null(n *vnode) (bool, error) {
 	if !n.optional {
 		return false, nil
 	}
+	c := &vr.cols[n.cols[0]]
+	if c.direct {
+		if cur := c.cur; c.taken == 0 && cur.pos < cur.n && cur.buf[cur.pos].DefinitionLevel() >= n.def {
+			return false, nil
+		}
+	} else if c.pos < len(c.vals) && c.vals[c.pos].DefinitionLevel() >= n.def {
+		return false, nil
+	}
 	v, err := vr.peek(n)
 	if err != nil {
 		return false, err
 	}
 	if v.DefinitionLevel() < n.def {
-		vr.skip(n)
-		return true, nil
+		return true, vr.skip(n)
 	}
 	return false, nil
 }
 
 func (vr *variantRead) leaf(n *vnode) (pq.Value, bool, error) {
+	c := &vr.cols[n.cols[0]]
+	// The common cases inline: the value is at hand.
+	if c.direct {
+		if cur := c.cur; c.taken == 0 && cur.pos < cur.n {
+			v := &cur.buf[cur.pos]
+			cur.pos++
+			c.taken++
+			return *v, v.DefinitionLevel() >= n.def, nil
+		}
+	} else if c.pos < len(c.vals) {
+		v := &c.vals[c.pos]
+		c.pos++
+		return *v, v.DefinitionLevel() >= n.def, nil
+	}
 	v, err := vr.peek(n)
 	if err != nil {
 		return v, false, err
 	}
-	vr.cols[n.cols[0]].pos++
+	if c.direct {
+		c.cur.pos++
+		c.taken++
+	} else {
+		c.pos++
+	}
 	return v, v.DefinitionLevel() >= n.def, nil
 }
 
@@ -325,7 +418,9 @@ func (vr *variantRead) pair(l *variant.Layout, value, typed *vnode) (variant.Shr
 			return s, err
 		}
 		if first.DefinitionLevel() < rep.def {
-			vr.skip(typed) // empty list
+			if err := vr.skip(typed); err != nil { // empty list
+				return s, err
+			}
 			s.Elements = []variant.Shredded{}
 			return s, nil
 		}
@@ -357,14 +452,14 @@ type VariantPathRead struct {
 	ColumnChunks int
 }
 
-// ReadVariantPath reads the value at path ("$.a.b": object fields only)
-// of the top-level variant column of in, for every row. Where the path is
-// shredded to a primitive typed_value, a row group is first read from that
-// column alone: its definition levels say, per row, whether the value is
-// there or at which pair the path stops. A stop at a pair whose residual
-// value column is not entirely null (by the chunk statistics) could hide
-// the value in that residual, so such a row group is then reconstructed
-// whole and the path looked up in each variant.
+// ReadVariantPath reads the value at path ($.a.b or $['a']['b']: object
+// fields only) of the top-level variant column of in, for every row. It
+// shares the projection's code (VariantPathsKey, variant_path.go) but
+// decides per row group: where the path is shredded to a primitive
+// typed_value and pathStops.residualEmpty proves that no row keeps it in a
+// residual value column, the row group is read from that column alone;
+// otherwise it is reconstructed whole (the reader's fast path) and the path
+// looked up in each variant.
 func ReadVariantPath(in registry.InputFile, column, path string) (*VariantPathRead, error) {
 	steps, err := parseVariantPath(path)
 	if err != nil {
@@ -402,7 +497,15 @@ func ReadVariantPath(in registry.InputFile, column, path string) (*VariantPathRe
 				c.close()
 			}
 		}()
-		ref := shreddedPath(vr, steps)
+		stops := shreddedStops(fv.node, steps)
+		leafLayout := pathLayout(vr.layout, steps)
+		if leafLayout == nil || leafLayout.Kind != variant.Primitive {
+			stops = nil
+		}
+		var typed typedPathReader
+		if stops != nil {
+			typed = typedPathReader{stops: stops, layout: leafLayout}
+		}
 		for g := range f.meta.RowGroups {
 			rg := &f.meta.RowGroups[g]
 			if rg.NumRows == 0 {
@@ -418,20 +521,18 @@ func ReadVariantPath(in registry.InputFile, column, path string) (*VariantPathRe
 				out.ColumnChunks++
 				return nil
 			}
-			if ref != nil {
-				c := cursors[ref.f.col]
+			if stops != nil && stops.residualEmpty(rg) {
+				c := cursors[stops.leaf.col]
 				if err := open(c); err != nil {
 					return err
 				}
-				vals, ok, err := ref.readTyped(c, rg.NumRows, rg.Columns)
+				vals, err := typed.read(c, rg.NumRows, out.Values)
 				if err != nil {
 					return fmt.Errorf("read %s: column %q: %w", in.Location, c.path, err)
 				}
-				if ok {
-					out.ShreddedGroups++
-					out.Values = append(out.Values, vals...)
-					continue
-				}
+				out.ShreddedGroups++
+				out.Values = vals
+				continue
 			}
 			out.FallbackGroups++
 			for _, vc := range vr.cols {
@@ -440,19 +541,15 @@ func ReadVariantPath(in registry.InputFile, column, path string) (*VariantPathRe
 				}
 			}
 			for range rg.NumRows {
-				row, err := vr.next()
+				v, null, err := vr.nextValue(variant.Refuse)
 				if err != nil {
 					return fmt.Errorf("read %s: %w", in.Location, err)
 				}
-				if row.Null {
+				if null {
 					out.Values = append(out.Values, pvariant.Value{})
 					continue
 				}
-				v, err := variant.Reconstruct(vr.layout, row)
-				if err != nil {
-					return fmt.Errorf("read %s: variant column %q: %w", in.Location, column, err)
-				}
-				out.Values = append(out.Values, lookupPath(v, steps))
+				out.Values = append(out.Values, lookupRaw(v, steps))
 			}
 		}
 		return nil
@@ -460,101 +557,41 @@ func ReadVariantPath(in registry.InputFile, column, path string) (*VariantPathRe
 	return out, err
 }
 
-// typedLeafRef is the typed_value column a shredded path reads, with the
-// pairs on the way: pairs[k] is the k-th value/typed_value pair (the
-// variant's own first, the path's leaf last).
-type typedLeafRef struct {
-	f      *fnode
-	def    int
+// typedPathReader reads a path from its typed_value leaf alone, once
+// residualEmpty has proved that a row whose leaf is null has no value
+// there. Values are encoded into an arena (one allocation per block, not
+// per value) and validated by arrow-go like every value the reader returns.
+type typedPathReader struct {
+	stops  *pathStops
 	layout *variant.Layout
-	topDef int // definition level of a present variant group
-	pairs  []pathPair
+	arena  valueArena
+	buf    []byte
 }
 
-// pathPair is one pair on a shredded path: its typed_value is present from
-// typedDef on; below that, the pair's value column decides.
-type pathPair struct {
-	typedDef int
-	valueCol int // -1 when the layout has no value column
-}
-
-// shreddedPath follows steps through the layout to a primitive typed_value
-// leaf, or returns nil when the path is not shredded to a primitive.
-func shreddedPath(vr *variantRead, steps []string) *typedLeafRef {
-	l, value, typed := vr.layout, vr.value, vr.typed
-	ref := &typedLeafRef{topDef: vr.top.def}
-	pair := func() {
-		p := pathPair{typedDef: typed.def, valueCol: -1}
-		if value != nil {
-			p.valueCol = value.f.col
-		}
-		ref.pairs = append(ref.pairs, p)
-	}
-	for _, step := range steps {
-		if l == nil || l.Kind != variant.Object || typed == nil {
-			return nil
-		}
-		i := -1
-		for j := range l.Fields {
-			if l.Fields[j].Name == step {
-				i = j
-			}
-		}
-		g := typed.child(step)
-		if i < 0 || g == nil {
-			return nil
-		}
-		pair()
-		l, value, typed = l.Fields[i].Layout, g.child(variantValueName), g.child(variantTypedValueName)
-	}
-	if l == nil || l.Kind != variant.Primitive || typed == nil || !typed.f.leaf() {
-		return nil
-	}
-	pair()
-	ref.f, ref.def, ref.layout = typed.f, typed.def, l
-	return ref
-}
-
-// readTyped reads the path from the typed_value leaf alone. A row whose
-// leaf is not defined stops at some pair whose typed_value is null; then
-// that pair's value column decides, which is only known without reading it
-// when the chunk statistics say it is entirely null (the path is missing).
-// Otherwise ok is false and the row group must be reconstructed.
-func (ref *typedLeafRef) readTyped(c *cursor, rows int64, chunks []format.ColumnChunk) (out []pvariant.Value, ok bool, err error) {
-	known := make([]bool, len(ref.pairs))
-	for k, p := range ref.pairs {
-		known[k] = p.valueCol < 0 || allNull(chunks, []int{p.valueCol})
-	}
-	out = make([]pvariant.Value, 0, rows)
+func (t *typedPathReader) read(c *cursor, rows int64, out []pvariant.Value) ([]pvariant.Value, error) {
+	out = slices.Grow(out, int(rows))
 	for range rows {
-		v, err := c.next()
+		v, err := c.nextInPlace()
 		if err != nil {
-			return nil, false, err
-		}
-		d := v.DefinitionLevel()
-		switch {
-		case d < ref.topDef:
-			out = append(out, pvariant.Value{}) // SQL NULL
-			continue
-		case d >= ref.def:
-			pv, err := variant.PrimitiveFromParquet(ref.layout, v)
-			if err != nil {
-				return nil, false, err
+			if errors.Is(err, io.EOF) {
+				err = errors.New("values end before the row group's rows do")
 			}
-			out = append(out, pv)
+			return out, err
+		}
+		if v.DefinitionLevel() < t.stops.def {
+			out = append(out, pvariant.Value{}) // SQL NULL, or missing
 			continue
 		}
-		for k, p := range ref.pairs {
-			if d < p.typedDef {
-				if !known[k] {
-					return nil, false, nil
-				}
-				break
-			}
+		if t.buf, err = variant.AppendRawFromParquet(t.buf[:0], t.layout, *v); err != nil {
+			return out, err
 		}
-		out = append(out, pvariant.Value{})
+		pv, err := pvariant.NewWithMetadata(emptyMetadata, t.arena.copy(t.buf))
+		if err != nil {
+			return out, err
+		}
+		out = append(out, pv)
 	}
-	return out, true, nil
+	return out, nil
 }
 
 // allNull reports whether the chunk statistics say every listed column is
@@ -569,38 +606,85 @@ func allNull(chunks []format.ColumnChunk, cols []int) bool {
 	return true
 }
 
-// parseVariantPath splits "$.a.b" into its field names.
+// parseVariantPath splits a member path into its field names: "$" then
+// ".name" or "['name']" steps (RFC 9535 normalized paths, as Iceberg's
+// bounds and iceberg.Extract write them; in brackets \' \\ \b \t \f \n
+// \r \/ and \uXXXX escapes).
 func parseVariantPath(path string) ([]string, error) {
 	rest, ok := strings.CutPrefix(path, "$")
 	if !ok {
 		return nil, fmt.Errorf("variant path %q must start with $", path)
 	}
-	if rest == "" {
-		return nil, nil
-	}
-	if !strings.HasPrefix(rest, ".") {
-		return nil, fmt.Errorf("variant path %q: only .field steps are supported", path)
-	}
-	steps := strings.Split(rest[1:], ".")
-	for _, s := range steps {
-		if s == "" {
-			return nil, fmt.Errorf("variant path %q has an empty field name", path)
+	var steps []string
+	for rest != "" {
+		switch {
+		case strings.HasPrefix(rest, "['"):
+			var sb strings.Builder
+			i, closed := 2, false
+			for i < len(rest) && !closed {
+				c := rest[i]
+				switch {
+				case c == '\'' && strings.HasPrefix(rest[i:], "']"):
+					closed = true
+					i += 2
+				case c == '\'':
+					return nil, fmt.Errorf("variant path %q: unescaped quote in a member name", path)
+				case c == '\\':
+					if i+1 >= len(rest) {
+						return nil, fmt.Errorf("variant path %q: dangling escape", path)
+					}
+					e := rest[i+1]
+					i += 2
+					switch e {
+					case '\'', '\\', '/':
+						sb.WriteByte(e)
+					case 'b':
+						sb.WriteByte('\b')
+					case 't':
+						sb.WriteByte('\t')
+					case 'f':
+						sb.WriteByte('\f')
+					case 'n':
+						sb.WriteByte('\n')
+					case 'r':
+						sb.WriteByte('\r')
+					case 'u':
+						if i+4 > len(rest) {
+							return nil, fmt.Errorf("variant path %q: truncated \\u escape", path)
+						}
+						r, err := strconv.ParseUint(rest[i:i+4], 16, 32)
+						if err != nil {
+							return nil, fmt.Errorf("variant path %q: bad \\u escape", path)
+						}
+						sb.WriteRune(rune(r))
+						i += 4
+					default:
+						return nil, fmt.Errorf("variant path %q: unknown escape \\%c", path, e)
+					}
+				default:
+					sb.WriteByte(c)
+					i++
+				}
+			}
+			if !closed {
+				return nil, fmt.Errorf("variant path %q: unterminated member selector", path)
+			}
+			steps = append(steps, sb.String())
+			rest = rest[i:]
+		case strings.HasPrefix(rest, "."):
+			rest = rest[1:]
+			end := strings.IndexAny(rest, ".[")
+			if end < 0 {
+				end = len(rest)
+			}
+			if end == 0 {
+				return nil, fmt.Errorf("variant path %q has an empty field name", path)
+			}
+			steps = append(steps, rest[:end])
+			rest = rest[end:]
+		default:
+			return nil, fmt.Errorf("variant path %q: only .field and ['field'] steps are supported", path)
 		}
 	}
 	return steps, nil
-}
-
-// lookupPath returns the value at steps, or the zero value when missing.
-func lookupPath(v pvariant.Value, steps []string) pvariant.Value {
-	for _, s := range steps {
-		if v.Type() != pvariant.Object {
-			return pvariant.Value{}
-		}
-		f, err := v.Value().(pvariant.ObjectValue).ValueByKey(s)
-		if err != nil {
-			return pvariant.Value{}
-		}
-		v = f.Value
-	}
-	return v
 }

@@ -246,14 +246,19 @@ func (s *shredder) variantValue(n *wnode, v any, rep int) error {
 	}
 	// Re-validate: a variant.Value may wrap bytes nobody checked, and a bad
 	// value must be refused here, not found by a reader later.
-	if _, err := variant.Decode(val.Metadata().Bytes(), val.Bytes()); err != nil {
+	checked, err := variant.Decode(val.Metadata().Bytes(), val.Bytes())
+	if err != nil {
 		return fmt.Errorf("column %q: invalid variant: %w", n.path, err)
+	}
+	vp := n.variant
+	if !variantShredSlow {
+		s.cols[vp.meta] = append(s.cols[vp.meta], pq.ByteArrayValue(val.Metadata().Bytes()).Level(rep, n.def, vp.meta))
+		return s.shredFast(vp.top, checked.Metadata(), val.Bytes(), rep, n.def, 0)
 	}
 	row, err := variant.Shred(n.variant.top.layout, val)
 	if err != nil {
 		return fmt.Errorf("column %q: %w", n.path, err)
 	}
-	vp := n.variant
 	s.cols[vp.meta] = append(s.cols[vp.meta], pq.ByteArrayValue(row.Metadata).Level(rep, n.def, vp.meta))
 	return s.variantPair(vp.top, &row.Shredded, rep, n.def)
 }

@@ -96,6 +96,9 @@ type columnBatch struct {
 	rows    int
 	// bytes roughly sizes the waiting values, to honour small row groups.
 	bytes int64
+	// vec stages the VECTOR fields of the record being added; the
+	// appender commits them once the record is accepted.
+	vec *vectorWriter
 }
 
 // newColumnBatch prepares the batch for plan. With flat unset every field
@@ -140,9 +143,12 @@ func (b *columnBatch) add(s *shredder, rec *data.Record, check func(*data.Record
 	for i := range b.fields {
 		f := &b.fields[i]
 		var err error
-		if f.flat {
+		switch {
+		case f.node.kind == wVector:
+			err = b.stageVector(i, rec.Get(i))
+		case f.flat:
 			err = b.appendFlat(f, rec, i)
-		} else {
+		default:
 			err = s.value(f.node, rec.Get(i), 0)
 		}
 		if err != nil {
@@ -331,4 +337,12 @@ func (b *columnBatch) reset() {
 		}
 	}
 	b.rows, b.bytes = 0, 0
+}
+
+// stageVector converts the VECTOR field at pos for the page writer.
+func (b *columnBatch) stageVector(pos int, v any) error {
+	if b.vec == nil {
+		return fmt.Errorf("column at position %d is a VECTOR column without a writer", pos)
+	}
+	return b.vec.stage(pos, v)
 }

@@ -28,6 +28,10 @@ const (
 	wMap
 	wUnknown // Iceberg's unknown type: always null, no column (as Iceberg Java)
 	wVariant // a VARIANT group, unshredded or shredded (variant_write.go)
+	// wVector is a declared VECTOR column, written by the lab's page
+	// writer (vector_write.go), not by parquet-go: it has no leaf column
+	// in the plan and no field in its Parquet schema.
+	wVector
 )
 
 // wnode is one Iceberg field in the write plan: where its values go and at
@@ -56,6 +60,8 @@ type wnode struct {
 // writePlan is an Iceberg schema translated to a Parquet schema and the
 // shredding plan that fills it.
 type writePlan struct {
+	// schema is parquet-go's: every column but the VECTOR ones, nil when
+	// there is no other.
 	schema  *pq.Schema
 	root    *wnode
 	columns int
@@ -64,11 +70,26 @@ type writePlan struct {
 // planWrite translates schema per Iceberg's TypeToMessageType.
 // Variant columns whose path has a layout in layouts are shredded by it.
 func planWrite(schema *iceberg.Schema, layouts map[string]*variant.Layout) (*writePlan, error) {
+	return planWriteVectors(schema, layouts, nil)
+}
+
+// planWriteVectors is planWrite with the top-level columns named in
+// vectors left to the VECTOR page writer: wVector nodes, outside the
+// Parquet schema.
+func planWriteVectors(schema *iceberg.Schema, layouts map[string]*variant.Layout, vectors map[string]bool) (*writePlan, error) {
 	b := &planBuilder{layouts: layouts}
 	st := schema.AsStruct()
 	root := &wnode{kind: wStruct, typ: &st, required: true, st: &st}
 	var fields []pq.Field
 	for _, f := range st.FieldList {
+		if vectors[f.Name] {
+			def := 0
+			if !f.Required {
+				def = 1
+			}
+			root.children = append(root.children, &wnode{kind: wVector, typ: f.Type, required: f.Required, path: f.Name, def: def})
+			continue
+		}
 		n, pf, err := b.field(f, "", 0, 0)
 		if err != nil {
 			return nil, err
@@ -80,7 +101,10 @@ func planWrite(schema *iceberg.Schema, layouts map[string]*variant.Layout) (*wri
 		}
 	}
 	if b.next == 0 {
-		return nil, fmt.Errorf("schema has no column Parquet can store")
+		if len(vectors) == 0 {
+			return nil, fmt.Errorf("schema has no column Parquet can store")
+		}
+		return &writePlan{root: root}, nil
 	}
 	return &writePlan{schema: pq.NewSchema(rootName, newGroup(plainGroupType, fields...)), root: root, columns: b.next}, nil
 }

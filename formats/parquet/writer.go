@@ -3,6 +3,7 @@ package parquet
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"maps"
 	"slices"
 	"strconv"
@@ -107,6 +108,12 @@ type recordAppender struct {
 	collector      *colmetrics.Collector
 	settings       writerSettings
 	annot          *annotationPlan
+	// vec writes the VECTOR columns (vector_write.go), nil without any;
+	// kv and kvOrder are the key/value metadata of a file whose columns
+	// are all VECTOR columns (parquet-go writes it otherwise).
+	vec     *vectorWriter
+	kv      map[string]string
+	kvOrder []string
 
 	// Rows wait in a batch, shredded column by column, and reach
 	// parquet-go a batch at a time (write_columnar.go): row-at-a-time calls
@@ -139,10 +146,6 @@ func newRecordAppenderWith(out registry.OutputFile, opts registry.WriteOptions, 
 	if err := recordProperties.Check(opts.Properties); err != nil {
 		return nil, fmt.Errorf("parquet writer for %s: %w", out.Location, err)
 	}
-	plan, err := planWrite(opts.Schema, nil)
-	if err != nil {
-		return nil, fmt.Errorf("parquet writer for %s: %w", out.Location, err)
-	}
 	settings, err := parseWriterSettings(opts.Properties)
 	if err != nil {
 		return nil, fmt.Errorf("parquet writer for %s: %w", out.Location, err)
@@ -154,6 +157,16 @@ func newRecordAppenderWith(out registry.OutputFile, opts registry.WriteOptions, 
 	annot, err := planAnnotations(opts.Schema, opts.Properties)
 	if err != nil {
 		return nil, fmt.Errorf("parquet writer for %s: %w", out.Location, err)
+	}
+	plan, err := planWriteVectors(opts.Schema, nil, annot.vectorColumnNames())
+	if err != nil {
+		return nil, fmt.Errorf("parquet writer for %s: %w", out.Location, err)
+	}
+	var vcodec compress.Codec
+	if len(annot.vectors) > 0 {
+		if vcodec, err = vectorCodec(opts.Properties); err != nil {
+			return nil, fmt.Errorf("parquet writer for %s: %w", out.Location, err)
+		}
 	}
 	collector, err := colmetrics.NewCollector(opts.Schema, opts.MetricsConfig)
 	if err != nil {
@@ -192,6 +205,16 @@ func newRecordAppenderWith(out registry.OutputFile, opts registry.WriteOptions, 
 		options:     options,
 		flatColumns: flatColumns,
 	}
+	if len(annot.vectors) > 0 {
+		if a.vec, err = newVectorWriter(out.Location, pending, annot, vcodec, settings.pageBytes); err != nil {
+			_ = pending.Abort()
+			return nil, fmt.Errorf("parquet writer for %s: %w", out.Location, err)
+		}
+		a.kv, a.kvOrder = icebergSchemaKV(string(schemaJSON), opts.FileMetadata)
+		// The lab must know when parquet-go's bytes reach the file: its
+		// sink buffers them instead (vector_write.go).
+		a.options = append(a.options, pq.WriteBufferSize(-1))
+	}
 	if cols := topLevelVariants(opts.Schema); vsettings.shred && len(cols) > 0 {
 		// The writer starts once the first rows have shown the layouts.
 		a.variants = &variantBuffer{settings: vsettings, columns: cols}
@@ -207,21 +230,32 @@ func newRecordAppenderWith(out registry.OutputFile, opts registry.WriteOptions, 
 	return a, nil
 }
 
-// start creates the parquet-go writer for plan.
+// start creates the parquet-go writer for plan, which writes every column
+// but the VECTOR ones; without other columns there is none.
 func (a *recordAppender) start(plan *writePlan) error {
-	config, err := pq.NewWriterConfig(append([]pq.WriterOption{plan.schema}, a.options...)...)
-	if err != nil {
-		return fmt.Errorf("parquet writer for %s: %w", a.location, err)
+	var out io.Writer = a.pending
+	if a.vec != nil {
+		var err error
+		if out, err = a.vec.begin(plan.schema != nil); err != nil {
+			return fmt.Errorf("write %s: %w", a.location, err)
+		}
 	}
-	if err := guard(a.location, "create writer", func() error {
-		a.w = pq.NewWriter(a.pending, config)
-		return nil
-	}); err != nil {
-		return err
+	if plan.schema != nil {
+		config, err := pq.NewWriterConfig(append([]pq.WriterOption{plan.schema}, a.options...)...)
+		if err != nil {
+			return fmt.Errorf("parquet writer for %s: %w", a.location, err)
+		}
+		if err := guard(a.location, "create writer", func() error {
+			a.w = pq.NewWriter(out, config)
+			return nil
+		}); err != nil {
+			return err
+		}
+		a.groupOffset = a.w.Size()
 	}
 	a.plan, a.shred = plan, newShredder(plan)
 	a.batch = newColumnBatch(plan, a.collector, a.flatColumns)
-	a.groupOffset = a.w.Size()
+	a.batch.vec = a.vec
 	return nil
 }
 
@@ -231,7 +265,7 @@ func (a *recordAppender) startShredded() error {
 	vb := a.variants
 	layouts, reports := vb.layouts()
 	a.variantReports = reports
-	plan, err := planWrite(a.schema, layouts)
+	plan, err := planWriteVectors(a.schema, layouts, a.annot.vectorColumnNames())
 	if err == nil {
 		err = a.start(plan)
 	}
@@ -276,6 +310,11 @@ func (a *recordAppender) Add(rec *data.Record) error {
 		if err := a.annot.check(rec); err != nil {
 			return fmt.Errorf("write to %s: %w", a.location, err)
 		}
+		if a.vec != nil {
+			if err := a.vec.validate(rec.Get); err != nil {
+				return fmt.Errorf("write to %s: %w", a.location, err)
+			}
+		}
 		vb.records = append(vb.records, rec.Copy())
 		if len(vb.records) >= vb.settings.rows {
 			if err := a.startShredded(); err != nil {
@@ -293,6 +332,13 @@ func (a *recordAppender) add(rec *data.Record) error {
 		// The record is rejected whole; the file stays writable.
 		return fmt.Errorf("write to %s: %w", a.location, err)
 	}
+	if a.vec != nil {
+		// The record's VECTOR values, staged by the batch.
+		if err := a.vec.commit(); err != nil {
+			a.failed = err
+			return fmt.Errorf("write to %s: %w", a.location, err)
+		}
+	}
 	if a.collector.NeedsRecords() {
 		a.collector.Add(rec)
 	}
@@ -304,16 +350,46 @@ func (a *recordAppender) add(rec *data.Record) error {
 	if err := a.writeBatch(); err != nil {
 		return err
 	}
-	if rowLimitReached || a.w.Size()-a.groupOffset >= a.settings.rowGroupBytes {
-		// Size() counts buffered values uncompressed: an upper bound, as
-		// the row-group size is in Iceberg.
-		if err := guard(a.location, "flush", a.w.Flush); err != nil {
+	if rowLimitReached || a.groupSize() >= a.settings.rowGroupBytes {
+		if err := a.flushGroup(); err != nil {
 			a.failed = err
 			return fmt.Errorf("flush row group of %s: %w", a.location, err)
 		}
-		a.groupRows = 0
+	}
+	return nil
+}
+
+// groupSize is the row group's size so far. parquet-go's Size() counts
+// buffered values uncompressed, and so do the VECTOR columns: an upper
+// bound, as the row-group size is in Iceberg.
+func (a *recordAppender) groupSize() int64 {
+	var n int64
+	if a.w != nil {
+		n = a.w.Size() - a.groupOffset
+	}
+	if a.vec != nil {
+		n += a.vec.groupBytes
+	}
+	return n
+}
+
+// flushGroup ends the row group: the VECTOR chunks, then parquet-go's.
+func (a *recordAppender) flushGroup() error {
+	if a.vec != nil {
+		if err := a.vec.endGroup(); err != nil {
+			return err
+		}
+	}
+	if a.w != nil {
+		if err := guard(a.location, "flush", a.w.Flush); err != nil {
+			return err
+		}
 		a.groupOffset = a.w.Size()
 	}
+	if a.vec != nil {
+		a.vec.beginGroup()
+	}
+	a.groupRows = 0
 	return nil
 }
 
@@ -328,6 +404,9 @@ func (a *recordAppender) writeBatch() error {
 	}
 	a.batch.observe(a.collector)
 	err := guard(a.location, "write to", func() error {
+		if a.w == nil {
+			return nil // VECTOR columns only: nothing waits for parquet-go
+		}
 		return a.batch.writeTo(a.w.ColumnWriters())
 	})
 	a.batch.reset()
@@ -361,6 +440,14 @@ func (a *recordAppender) Close() error {
 		_ = a.pending.Abort()
 		return a.failed
 	}
+	if a.vec != nil {
+		if err := a.closeVectors(); err != nil {
+			a.failed = fmt.Errorf("close %s: %w", a.location, err)
+			_ = a.pending.Abort()
+			return a.failed
+		}
+		return nil
+	}
 	if err := guard(a.location, "close", a.w.Close); err != nil {
 		a.failed = fmt.Errorf("close %s: %w", a.location, err)
 		_ = a.pending.Abort()
@@ -384,6 +471,43 @@ func (a *recordAppender) Close() error {
 	return nil
 }
 
+// closeVectors finishes a file with VECTOR columns: the last row group,
+// parquet-go's close into memory, then the page index and the merged
+// footer (vector_write.go), and publishes it.
+func (a *recordAppender) closeVectors() error {
+	if a.groupRows > 0 {
+		if err := a.flushGroup(); err != nil {
+			return err
+		}
+	}
+	if a.w != nil {
+		if err := a.vec.sink.startCapture(); err != nil {
+			return err
+		}
+		if err := guard(a.location, "close", a.w.Close); err != nil {
+			return err
+		}
+	}
+	meta, fb, err := a.vec.finish(a.plan, a.annot, a.kv, a.kvOrder)
+	if err != nil {
+		return err
+	}
+	if a.footer, err = parquetGoFooter(fb); err != nil {
+		return fmt.Errorf("footer: %w", err)
+	}
+	mf, err := a.vec.metricsFooter(meta)
+	if err != nil {
+		return fmt.Errorf("metrics: %w", err)
+	}
+	if err := a.pending.Commit(); err != nil {
+		return err
+	}
+	a.length = a.pending.Written()
+	a.splits = vectorSplitOffsets(meta)
+	a.metrics = a.collector.Metrics(mf)
+	return nil
+}
+
 func (a *recordAppender) Abort() error {
 	if a.closed && a.failed == nil {
 		// A closed file is published; aborting it now would delete data
@@ -403,7 +527,9 @@ func (a *recordAppender) Length() int64                              { return a.
 func (a *recordAppender) SplitOffsets() []int64                      { return slices.Clone(a.splits) }
 
 // Footer is the written file's metadata as parquet-go wrote it, available
-// after Close; the annotations added on Close are not in it.
+// after Close; the annotations added on Close are not in it. A file with
+// VECTOR columns has one footer, the lab's, annotations included
+// (vector_write.go).
 func (a *recordAppender) Footer() *format.FileMetaData { return a.footer }
 
 // rowGroupStart is where a row group begins in the file: the first page of

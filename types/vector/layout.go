@@ -52,6 +52,11 @@ func (l Layout) flat() bool {
 	return l == LayoutFLBA || l == LayoutFLBARaw || l == LayoutFixedSizeList
 }
 
+// Flat reports whether l stores a vector as one FIXED_LEN_BYTE_ARRAY cell
+// (flba, flba-raw, fixed-size-list), not as element values (list,
+// vector-repetition).
+func (l Layout) Flat() bool { return l.flat() }
+
 func (l Layout) String() string {
 	switch l {
 	case LayoutFLBA:

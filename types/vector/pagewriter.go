@@ -5,15 +5,12 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"io"
-	"math"
 	"os"
+	"slices"
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress"
-	"github.com/parquet-go/parquet-go/encoding/bytestreamsplit"
-	"github.com/parquet-go/parquet-go/encoding/rle"
 	"github.com/parquet-go/parquet-go/encoding/thrift"
 	"github.com/parquet-go/parquet-go/format"
 
@@ -272,114 +269,61 @@ func vrMaxDef(nullable, nullableElements bool) int {
 // num_values is rows × N (one level slot per element slot, null vectors
 // included), definition levels (RLE/bit-packed hybrid, only when the
 // maximum definition level is above 0), no repetition levels, then the
-// OffsetIndex and the footer.
+// OffsetIndex and the footer. The pages come from the ChunkWriter, the
+// page writer the Parquet record writer's VECTOR columns use too.
 func writeVectorRepetition(w io.Writer, col Column, opts WriteOptions) error {
 	codec, err := opts.Codec.codec()
 	if err != nil {
 		return err
 	}
 	dim, n := col.Dim, col.Rows()
-	maxDef := vrMaxDef(col.nullable(), col.nullableElements())
-	width := opts.Element.storedWidth()
-	rowsPerPage := max(1, opts.PageBytes/(dim*width))
 	cw := &countingWriter{w: w}
 	if _, err := cw.Write([]byte("PAR1")); err != nil {
 		return err
 	}
-	var (
-		locs          []format.PageLocation
-		uncompressed  int64
-		firstPage     = cw.n
-		levels        []byte
-		values        []byte
-		body, encoded []byte
-		packed        []byte
-	)
-	for start := 0; start < n; start += rowsPerPage {
-		end := min(start+rowsPerPage, n)
-		levels, values = levels[:0], values[:0]
-		for i := start; i < end; i++ {
-			for j := range dim {
-				switch {
-				case col.isNull(i):
-					levels = append(levels, 0)
-				case col.elemNull(i*dim + j):
-					levels = append(levels, byte(maxDef-1))
-				default:
-					levels = append(levels, byte(maxDef))
-					if values, err = opts.Element.appendStored(values, col.Data[i*dim+j]); err != nil {
-						return fmt.Errorf("row %d, element %d: %w", i, j, err)
-					}
-				}
+	co := ChunkOptions{Layout: LayoutVectorRepetition, Element: opts.Element, Dim: dim, Encoding: opts.Encoding,
+		Codec: codec, PageBytes: opts.PageBytes, Nullable: col.nullable(), NullableElements: col.nullableElements()}
+	chunks, err := NewChunkWriter(cw, co)
+	if err != nil {
+		return err
+	}
+	firstPage := cw.n
+	var vec []byte
+	for i := range n {
+		if col.isNull(i) {
+			if err := chunks.Append(nil, nil); err != nil {
+				return fmt.Errorf("row %d: %w", i, err)
 			}
+			continue
 		}
-		body, err = encodePageBody(body[:0], levels, maxDef, values, width, opts.Encoding)
-		if err != nil {
-			return err
+		var elemNull []bool
+		if col.ElementNull != nil {
+			elemNull = col.ElementNull[i*dim : (i+1)*dim]
 		}
-		packed, err = codec.Encode(packed[:0], body)
-		if err != nil {
-			return fmt.Errorf("%v: %w", opts.Codec, err)
+		if vec, err = encodeRow(vec[:0], opts.Element, col.Data[i*dim:(i+1)*dim], elemNull); err != nil {
+			return fmt.Errorf("row %d, %w", i, err)
 		}
-		if len(body) > math.MaxInt32 || (end-start)*dim > math.MaxInt32 {
-			return fmt.Errorf("page at row %d is too large for a page header", start)
-		}
-		hdr := format.PageHeader{
-			Type:                 format.DataPage,
-			UncompressedPageSize: int32(len(body)),
-			CompressedPageSize:   int32(len(packed)),
-			// parquet.thrift: the CRC of the page as stored after its
-			// header, which readers verify (parquet-go writes it too).
-			CRC: int32(crc32.ChecksumIEEE(packed)),
-			DataPageHeader: thrift.New(format.DataPageHeader{
-				NumValues:               int32((end - start) * dim),
-				Encoding:                opts.Encoding.format(),
-				DefinitionLevelEncoding: format.RLE,
-				RepetitionLevelEncoding: format.RLE,
-			}),
-		}
-		encoded, err = thrift.Marshal(&compactProtocol, &hdr)
-		if err != nil {
-			return fmt.Errorf("page header: %w", err)
-		}
-		locs = append(locs, format.PageLocation{Offset: cw.n, CompressedPageSize: int32(len(encoded) + len(packed)), FirstRowIndex: int64(start)})
-		uncompressed += int64(len(encoded) + len(body))
-		if _, err := cw.Write(encoded); err != nil {
-			return err
-		}
-		if _, err := cw.Write(packed); err != nil {
-			return err
+		if err := chunks.Append(vec, elemNull); err != nil {
+			return fmt.Errorf("row %d: %w", i, err)
 		}
 	}
-	chunkEnd := cw.n
+	info, err := chunks.Finish(nil)
+	if err != nil {
+		return err
+	}
 	id := opts.VectorID
 	if id == 0 {
 		id = footer.DefaultVectorID
 	}
-	rep := func(optional bool) thrift.Null[footer.FieldRepetitionType] {
-		if optional {
-			return thrift.New(footer.Optional)
-		}
-		return thrift.New(footer.Required)
-	}
 	meta := &footer.FileMetaData{
 		Version: 2,
-		Schema: []footer.SchemaElement{
-			{Name: "schema", NumChildren: thrift.New(int32(1))},
-			{Name: ColumnName, RepetitionType: rep(col.nullable()), NumChildren: thrift.New(int32(1))},
-			{Name: "list", RepetitionType: thrift.New(footer.Vector), NumChildren: thrift.New(int32(1)), VectorLength: thrift.New(int32(dim))},
-			opts.Element.leafElement("element", rep(col.nullableElements())),
-		},
+		Schema: append([]footer.SchemaElement{{Name: "schema", NumChildren: thrift.New(int32(1))}},
+			SchemaElements(ColumnName, co, thrift.Null[int32]{}, thrift.Null[int32]{})...),
 		NumRows:   int64(n),
 		CreatedBy: thrift.New("coltype-lab vector page writer"),
 	}
 	if n > 0 {
-		encodings := []format.Encoding{opts.Encoding.format()}
-		if maxDef > 0 {
-			encodings = append(encodings, format.RLE)
-		}
-		var oi []byte
-		oi, err = thrift.Marshal(&compactProtocol, &format.OffsetIndex{PageLocations: locs})
+		oi, err := EncodeIndex(ptr(info.OffsetIndex(firstPage)))
 		if err != nil {
 			return fmt.Errorf("offset index: %w", err)
 		}
@@ -387,27 +331,19 @@ func writeVectorRepetition(w io.Writer, col Column, opts WriteOptions) error {
 		if _, err := cw.Write(oi); err != nil {
 			return err
 		}
-		compressed := chunkEnd - firstPage
+		md := info.ColumnMetaData(ColumnName, firstPage)
+		md.Statistics = nil // this file's chunks never carried statistics
 		meta.RowGroups = []footer.RowGroup{{
 			Columns: []footer.ColumnChunk{{
-				FileOffset: firstPage,
-				MetaData: &footer.ColumnMetaData{
-					Type:                  opts.Element.physicalType(),
-					Encoding:              encodings,
-					PathInSchema:          []string{ColumnName, "list", "element"},
-					Codec:                 codec.CompressionCodec(),
-					NumValues:             int64(n) * int64(dim),
-					TotalUncompressedSize: uncompressed,
-					TotalCompressedSize:   compressed,
-					DataPageOffset:        firstPage,
-				},
+				FileOffset:        firstPage,
+				MetaData:          md,
 				OffsetIndexOffset: thrift.New(oiOffset),
 				OffsetIndexLength: thrift.New(int32(len(oi))),
 			}},
-			TotalByteSize:       uncompressed,
+			TotalByteSize:       info.Uncompressed,
 			NumRows:             int64(n),
 			FileOffset:          thrift.New(firstPage),
-			TotalCompressedSize: thrift.New(compressed),
+			TotalCompressedSize: thrift.New(info.Compressed),
 			Ordinal:             thrift.New(int16(0)),
 		}}
 	}
@@ -432,28 +368,21 @@ func writeVectorRepetition(w io.Writer, col Column, opts WriteOptions) error {
 	return err
 }
 
-// encodePageBody appends a v1 data page body: the definition levels with
-// their 4-byte length when maxDef > 0, then the values, given as their
-// PLAIN bytes (little-endian, width bytes each; BYTE_STREAM_SPLIT is the
-// same bytes split into width streams).
-func encodePageBody(dst, levels []byte, maxDef int, values []byte, width int, enc ValueEncoding) ([]byte, error) {
-	if maxDef > 0 {
-		e := rle.Encoding{BitWidth: bitWidth(maxDef)}
-		rl, err := e.EncodeLevels(nil, levels)
-		if err != nil {
-			return nil, fmt.Errorf("definition levels: %w", err)
+func ptr[T any](v T) *T { return &v }
+
+// encodeRow appends a row of float32 data as the element type's bytes
+// (EncodeAppend's), a null element as zero bytes: its value is not
+// written, so it must not fail the conversion (an int8 out of range).
+func encodeRow(dst []byte, t ElementType, row []float32, elemNull []bool) ([]byte, error) {
+	if elemNull != nil {
+		row = slices.Clone(row)
+		for j, null := range elemNull {
+			if null {
+				row[j] = 0
+			}
 		}
-		dst = binary.LittleEndian.AppendUint32(dst, uint32(len(rl)))
-		dst = append(dst, rl...)
 	}
-	if enc != EncodingByteStreamSplit {
-		return append(dst, values...), nil
-	}
-	vb, err := new(bytestreamsplit.Encoding).EncodeFixedLenByteArray(nil, values, width)
-	if err != nil {
-		return nil, fmt.Errorf("values: %w", err)
-	}
-	return append(dst, vb...), nil
+	return t.EncodeAppend(dst, row)
 }
 
 func bitWidth(maxLevel int) int {

@@ -1,0 +1,308 @@
+package parquet
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+
+	"github.com/apache/iceberg-go"
+	pq "github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/deprecated"
+	"github.com/parquet-go/parquet-go/format"
+
+	"github.com/coltype-lab/lab/data"
+	"github.com/coltype-lab/lab/formats/parquet/footer"
+	"github.com/coltype-lab/lab/types/vector"
+)
+
+// VECTOR columns stored as elements (spec/VECTOR.md's list and
+// vector-repetition layouts) read as the Iceberg type the writer had: a
+// fixed[dim × width] column, whose element carries no field id, reads as
+// its cells, each vector's elements re-encoded little-endian; a column
+// written from list<float> or list<double>, whose element keeps its id,
+// reads as that list, null elements included. A projection may ask either
+// of a vector-repetition column, and fixed[L] of an annotated list.
+//
+// parquet-go reads PR #592's VECTOR-repeated middle group as REQUIRED,
+// which gives the element leaf exactly the levels PR #592 defines (the
+// middle level adds none) and one "row" per element slot: the cursor's
+// values are the slots, dim per row, null vectors included.
+
+// vectorView is a VECTOR column found in the file's schema.
+type vectorView struct {
+	layout  vector.Layout // LayoutList or LayoutVectorRepetition
+	dim     int
+	element vector.ElementType // 0: the leaf is none of the lab's elements
+	leaf    *fnode
+	// elementID is the element's field id in the file, noID when it has
+	// none (a fixed[L] column's).
+	elementID int
+}
+
+// vectorElementOf is the lab's element type of a list or
+// vector-repetition leaf: FLOAT, DOUBLE, FLOAT16, INT32 annotated INT(8).
+func vectorElementOf(e *format.SchemaElement) vector.ElementType {
+	switch e.Type.V {
+	case format.Float:
+		return vector.Float32
+	case format.Double:
+		return vector.Float64
+	case format.FixedLenByteArray:
+		if _, ok := e.LogicalType.Value.(*format.Float16Type); ok && e.TypeLength.V == 2 {
+			return vector.Float16
+		}
+	case format.Int32:
+		if it, ok := e.LogicalType.Value.(*format.IntType); ok && it.BitWidth == 8 && it.IsSigned {
+			return vector.Int8
+		}
+		if e.LogicalType.Value == nil && e.ConvertedType.Valid && e.ConvertedType.V == deprecated.Int8 {
+			return vector.Int8
+		}
+	}
+	return 0
+}
+
+// setVectorLengths copies the footer's vector_length onto the nodes
+// (openedFile.vectorLengths, by schema element).
+func setVectorLengths(n *fnode, lengths []int32) {
+	if n.index < len(lengths) {
+		n.vectorLength = int(lengths[n.index])
+	}
+	for _, c := range n.children {
+		setVectorLengths(c, lengths)
+	}
+}
+
+// vectorRepetitionGroup reports whether n is PR #592's outer group: one
+// VECTOR-repeated middle group over one leaf (openedFile.check let only
+// that shape through).
+func vectorRepetitionGroup(n *fnode) bool {
+	if n.leaf() || len(n.children) != 1 {
+		return false
+	}
+	m := n.children[0]
+	return m.repType == format.FieldRepetitionType(footer.Vector) && m.vectorLength > 0 && len(m.children) == 1 && m.children[0].leaf()
+}
+
+func vectorRepetitionView(v *fview, n *fnode) *fview {
+	leaf := n.children[0].children[0]
+	v.shape = fVector
+	v.children = []*fview{viewOf(leaf, false)}
+	v.vec = &vectorView{layout: vector.LayoutVectorRepetition, dim: n.children[0].vectorLength,
+		element: vectorElementOf(leaf.elem), leaf: leaf, elementID: leaf.id}
+	return v
+}
+
+// markVectorLists finds the top-level lists the footer annotates VECTOR
+// (the list layout), before any id is filled in for their elements.
+func markVectorLists(root *fview, anns []footer.Annotation) {
+	for _, a := range anns {
+		if a.Kind != footer.KindVector || a.VectorRepetition || len(a.Path) != 1 || a.VectorLength <= 0 {
+			continue
+		}
+		for _, c := range root.children {
+			if c.name != a.Path[0] || c.shape != fList || c.vec != nil {
+				continue
+			}
+			e := c.children[0]
+			if e.shape != fPrimitive || e.leaf == c.repeated {
+				continue // not the 3-level list of a leaf
+			}
+			c.vec = &vectorView{layout: vector.LayoutList, dim: int(a.VectorLength),
+				element: vectorElementOf(e.leaf.elem), leaf: e.leaf, elementID: e.id}
+		}
+	}
+}
+
+// icebergType is the column's type in the file's schema.
+func (vv *vectorView) icebergType(v *fview, mode schemaMode) (iceberg.Type, error) {
+	if vv.elementID == noID {
+		if vv.element == 0 {
+			return nil, fmt.Errorf("column %q: VECTOR element %s %s is not float32, float64, float16 or int8", v.path, vv.leaf.elem.Type.V, annotationName(vv.leaf.elem))
+		}
+		return iceberg.FixedTypeOf(vv.element.VectorBytes(vv.dim)), nil
+	}
+	e := v.children[0]
+	t, err := e.icebergType(mode)
+	if err != nil {
+		return nil, err
+	}
+	return &iceberg.ListType{ElementID: e.id, Element: t, ElementRequired: !e.optional}, nil
+}
+
+// vectorRead is how an rVector node assembles its values.
+type vectorRead struct {
+	layout  vector.Layout
+	dim     int
+	element vector.ElementType
+	fixed   bool     // fixed[L] cells, else []any lists
+	conv    readConv // list elements
+	leafDef int      // definition level of a present element
+	width   int
+}
+
+// vectorNode plans the read of a VECTOR column stored as elements as
+// fixed[L] or as a list.
+func (p *readPlanner) vectorNode(f iceberg.NestedField, fv *fview, path string) (*rnode, error) {
+	vv := fv.vec
+	leaf := vv.leaf
+	if (vv.layout == vector.LayoutVectorRepetition && leaf.rep > 0) || leaf.rep > 1 {
+		return nil, fmt.Errorf("read %s: field id %d (%q): a VECTOR column inside a list or map is not read", p.location, f.ID, f.Name)
+	}
+	vr := &vectorRead{layout: vv.layout, dim: vv.dim, element: vv.element, leafDef: leaf.def}
+	n := &rnode{kind: rVector, def: fv.def, path: path, vec: vr}
+	if vv.layout == vector.LayoutList {
+		n.repDef, n.rep = fv.repeated.def, fv.repeated.rep
+	}
+	switch t := f.Type.(type) {
+	case iceberg.FixedType:
+		if vv.element == 0 {
+			return nil, p.incompatible(f, fv, fmt.Sprintf("a VECTOR of %s %s elements", leaf.elem.Type.V, annotationName(leaf.elem)))
+		}
+		if want := vv.element.VectorBytes(vv.dim); t.Len() != want {
+			return nil, p.incompatible(f, fv, fmt.Sprintf("a VECTOR of %d %s (fixed[%d])", vv.dim, vv.element, want))
+		}
+		vr.fixed, vr.width = true, vv.element.Width()
+	case *iceberg.ListType:
+		info, err := leafType(leaf.elem)
+		if err != nil {
+			return nil, fmt.Errorf("read %s: field id %d (%q): file column %q: %w", p.location, f.ID, f.Name, fv.path, err)
+		}
+		if !data.Promotable(info.typ, t.Element) {
+			return nil, p.incompatible(f, fv, "a VECTOR of "+info.typ.String())
+		}
+		if vr.conv, err = readConverter(info, t.Element); err != nil {
+			return nil, fmt.Errorf("read %s: field id %d (%q): %w", p.location, f.ID, f.Name, err)
+		}
+	default:
+		return nil, p.incompatible(f, fv, "a VECTOR")
+	}
+	c, err := p.cursor(leaf)
+	if err != nil {
+		return nil, err
+	}
+	c.release = true // every value is converted before the next is read
+	if vv.layout == vector.LayoutVectorRepetition {
+		c.vectorSlots = int64(vv.dim)
+	}
+	n.col, n.cursors, n.level = c, []*cursor{c}, c
+	return n, nil
+}
+
+// readVector assembles one row of an rVector node: nil for a null vector,
+// else its fixed[L] cell or its list.
+func (r *recordReader) readVector(n *rnode) (any, error) {
+	vr, c := n.vec, n.col
+	first, err := c.next()
+	if err != nil {
+		return nil, r.columnError(c, err)
+	}
+	list := vr.layout == vector.LayoutList
+	if first.DefinitionLevel() < n.def {
+		if !list {
+			// PR #592: a null vector still has its dim slots, all null.
+			for j := 1; j < vr.dim; j++ {
+				v, err := c.next()
+				if err != nil {
+					return nil, r.columnError(c, err)
+				}
+				if v.DefinitionLevel() >= n.def {
+					return nil, fmt.Errorf("read %s: column %q: row %d: slot 0 says the vector is null, slot %d holds a value", r.location, c.path, r.pos, j)
+				}
+			}
+			return nil, nil
+		}
+		return nil, r.skipNullContinuations(n, c)
+	}
+	if list && first.DefinitionLevel() < n.repDef {
+		return nil, fmt.Errorf("read %s: column %q: row %d: an empty list is not a VECTOR of dimension %d", r.location, c.path, r.pos, vr.dim)
+	}
+	var cell []byte
+	var items []any
+	if vr.fixed {
+		cell = make([]byte, vr.dim*vr.width)
+	} else {
+		items = make([]any, vr.dim)
+	}
+	for j := 0; j < vr.dim; j++ {
+		v := first
+		if j > 0 {
+			if list {
+				lv, ok, err := c.peek()
+				if err != nil {
+					return nil, r.columnError(c, err)
+				}
+				if !ok || lv.RepetitionLevel() != n.rep {
+					return nil, fmt.Errorf("read %s: column %q: row %d has %d elements, the VECTOR dimension is %d", r.location, c.path, r.pos, j, vr.dim)
+				}
+			}
+			if v, err = c.next(); err != nil {
+				return nil, r.columnError(c, err)
+			}
+			if !list && v.DefinitionLevel() < n.def {
+				return nil, fmt.Errorf("read %s: column %q: row %d: slot %d is null in a present vector", r.location, c.path, r.pos, j)
+			}
+		}
+		if v.DefinitionLevel() < vr.leafDef {
+			if vr.fixed {
+				return nil, fmt.Errorf("read %s: column %q: row %d: element %d is null, which a fixed[%d] cell cannot hold: project the column as a list", r.location, c.path, r.pos, j, len(cell))
+			}
+			continue // items[j] stays nil
+		}
+		if !vr.fixed {
+			if items[j], err = vr.conv(v); err != nil {
+				return nil, fmt.Errorf("read %s: column %q: %w", r.location, c.path, err)
+			}
+			continue
+		}
+		if err := putVectorElement(cell[j*vr.width:], vr.element, v); err != nil {
+			return nil, fmt.Errorf("read %s: column %q: row %d, element %d: %w", r.location, c.path, r.pos, j, err)
+		}
+	}
+	if list {
+		if lv, ok, err := c.peek(); err != nil {
+			return nil, r.columnError(c, err)
+		} else if ok && lv.RepetitionLevel() == n.rep {
+			return nil, fmt.Errorf("read %s: column %q: row %d has more than the VECTOR dimension's %d elements", r.location, c.path, r.pos, vr.dim)
+		}
+	}
+	if vr.fixed {
+		return cell, nil
+	}
+	return items, nil
+}
+
+// putVectorElement stores v, a leaf value of element type t, in dst as
+// EncodeAppend would: little-endian, int8 as one byte.
+func putVectorElement(dst []byte, t vector.ElementType, v pq.Value) error {
+	switch t {
+	case vector.Float32:
+		if v.Kind() != pq.Float {
+			return kindError(v, format.Float)
+		}
+		binary.LittleEndian.PutUint32(dst, math.Float32bits(v.Float()))
+	case vector.Float64:
+		if v.Kind() != pq.Double {
+			return kindError(v, format.Double)
+		}
+		binary.LittleEndian.PutUint64(dst, math.Float64bits(v.Double()))
+	case vector.Float16:
+		b := v.ByteArray()
+		if v.Kind() != pq.FixedLenByteArray || len(b) != 2 {
+			return kindError(v, format.FixedLenByteArray)
+		}
+		copy(dst, b)
+	case vector.Int8:
+		if v.Kind() != pq.Int32 {
+			return kindError(v, format.Int32)
+		}
+		x := v.Int32()
+		if x < math.MinInt8 || x > math.MaxInt8 {
+			return fmt.Errorf("INT(8) element holds %d", x)
+		}
+		dst[0] = byte(int8(x))
+	default:
+		return fmt.Errorf("element type %v has no fixed cell", t)
+	}
+	return nil
+}
