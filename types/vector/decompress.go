@@ -132,13 +132,21 @@ func (p *pageBuffers) getRead(size int) []byte {
 }
 
 // put hands b back for reuse; a full or nil pool drops it.
-func (p *pageBuffers) put(b []byte) {
+func (p *pageBuffers) put(b []byte) { p.putTo(b, false) }
+
+// putRead hands back a buffer from getRead.
+func (p *pageBuffers) putRead(b []byte) { p.putTo(b, true) }
+
+// release hands back the buffer a decoded page holds, to its pool.
+func (p *pageBuffers) release(d *decodedPage) { p.putTo(d.buf, d.bufRead) }
+
+func (p *pageBuffers) putTo(b []byte, read bool) {
 	if p == nil || b == nil {
 		return
 	}
 	pool := p.free
-	if cap(b)%readGrain == 0 {
-		pool = p.reads // a read buffer (or one as good as one)
+	if read {
+		pool = p.reads
 	}
 	select {
 	case pool <- b[:cap(b)]:

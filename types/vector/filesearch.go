@@ -153,19 +153,19 @@ func (b *FileBlocks) Next() (Block, error) {
 		where := fmt.Sprintf("%s: page at byte %d", b.f.info.Path, r.ref.offset)
 		if row, vals, done, err := b.join.page(&r.p, first, where); err != nil {
 			b.err = err
-			b.bufs.put(r.p.buf)
+			b.bufs.release(&r.p)
 			return Block{}, err
 		} else if done {
 			b.pending = append(b.pending, Block{FirstRow: row, IDs: []int64{row}, Vectors: vals})
 		}
 		vectors, ids := r.p.withoutTail(first)
 		if r.p.rows == 0 || len(vectors) == 0 {
-			b.bufs.put(r.p.buf)
+			b.bufs.release(&r.p)
 			continue
 		}
 		blk := Block{FirstRow: first, Vectors: vectors, IDs: ids}
-		if buf := r.p.buf; buf != nil {
-			blk.release = func() { b.bufs.put(buf) }
+		if buf, read := r.p.buf, r.p.bufRead; buf != nil {
+			blk.release = func() { b.bufs.putTo(buf, read) }
 		}
 		b.pending = append(b.pending, blk)
 	}

@@ -772,8 +772,11 @@ type decodedPage struct {
 	// zeroCopy reports that vectors aliases the bytes read from the file.
 	zeroCopy bool
 	// buf is the pooled decompression buffer vectors may alias (nil when
-	// none): it goes back to its pool once the page's block is scored.
-	buf []byte
+	// none): it goes back to its pool once the page's block is scored;
+	// bufRead says it is a read buffer (File.ReadPages), which has a pool
+	// of its own.
+	buf     []byte
+	bufRead bool
 
 	// Rows crossing pages (LIST pages only; see assembleList). head holds
 	// the values that continue the previous page's last row (NaN for null
@@ -933,21 +936,21 @@ func (f *File) readAndDecode(ref pageRef, wantDim int, bufs *pageBuffers) (decod
 	read := bufs.getRead(int(ref.size))
 	raw := read[:ref.size:ref.size]
 	if err := readAt(f.r, raw, ref.offset); err != nil {
-		bufs.put(read)
+		bufs.putRead(read)
 		return decodedPage{}, fmt.Errorf("%s: %w", where(), err)
 	}
 	p, compressed, err := f.decodeRaw(c, raw, wantDim, bufs, where)
 	switch {
 	case err != nil:
-		bufs.put(read)
+		bufs.putRead(read)
 	case !compressed && p.buf == nil:
 		// The vectors may view the read buffer (PLAIN values, in place):
 		// it returns to the pool with the block.
-		p.buf = read
+		p.buf, p.bufRead = read, true
 	default:
 		// Decompressed, or decoded into a buffer of their own: nothing
 		// views the page as read.
-		bufs.put(read)
+		bufs.putRead(read)
 	}
 	return p, err
 }
