@@ -53,10 +53,10 @@ type VectorBenchResult struct {
 	// Writer is who wrote the file: "lab", or a peer (PeerFiles), whose
 	// files are described by Layout (what the lab's reader detects),
 	// Encoding and Codec as the peer was asked to write them.
-	Writer                  string
-	WriteMBps               float64 // raw float32 bytes written per second / 1e6
-	FileBytes               int64
-	SizeRatio               float64 // file size / raw float32 size
+	Writer    string
+	WriteMBps float64 // raw float32 bytes written per second / 1e6
+	FileBytes int64
+	SizeRatio float64 // file size / raw float32 size
 	// DecodeGBps is a full decode: every page turned into float32 blocks on
 	// every core and every element read once (summed as words, the floor's
 	// own loop), so that a zero-copy view is not counted as free.
@@ -69,11 +69,11 @@ type VectorBenchResult struct {
 	// (vector.File.DecompressPages); for an uncompressed file, one touch of
 	// each page. OwnFloorRatio is the search time over the larger of it and
 	// the memory floor: what issue 14 judges a compressed search by.
-	DecompressMs  float64
-	OwnFloorRatio float64
-	BatchQPS         float64 // queries per second, Batch queries at once
-	BatchFloorRatio  float64 // batched search time / floor time
-	TakeMs           float64 // TakeRows random rows, one call (open included)
+	DecompressMs    float64
+	OwnFloorRatio   float64
+	BatchQPS        float64 // queries per second, Batch queries at once
+	BatchFloorRatio float64 // batched search time / floor time
+	TakeMs          float64 // TakeRows random rows, one call (open included)
 	// The scans above measure the layouts' readers, page CRCs unchecked
 	// (vector.File.SkipChecksums); the same search and take with every
 	// page CRC verified, as lab vector search and take run by default:
@@ -402,10 +402,10 @@ const (
 	targetUncompressedFloor = 1.5
 	targetCompressedFloor   = 1.5
 	targetWriteMBps         = 1000
-	targetSearchFloor = 1.5  // single-query search over uncompressed flba, × floor
-	targetDecodeGBps  = 2.0  // full decode of flba PLAIN
-	targetTakeMs      = 5.0  // take of 100 random rows
-	targetSizeRatio   = 0.90 // flba or list, BYTE_STREAM_SPLIT + zstd, clustered
+	targetSearchFloor       = 1.5  // single-query search over uncompressed flba, × floor
+	targetDecodeGBps        = 2.0  // full decode of flba PLAIN
+	targetTakeMs            = 5.0  // take of 100 random rows
+	targetSizeRatio         = 0.90 // flba or list, BYTE_STREAM_SPLIT + zstd, clustered
 	// A peak counts as independent of the file size when 4× the rows hold
 	// at most 25% (+1 MB for the sampler's granularity) more heap.
 	peakSlack, peakSlackMB = 1.25, 1.0
@@ -460,16 +460,22 @@ func (r *VectorBenchReport) verdicts() []VectorVerdict {
 	out = append(out, r.everyConfig(
 		fmt.Sprintf("single-query search over every uncompressed layout and encoding ≤ %.1f× the memory floor", targetUncompressedFloor),
 		func(x *VectorBenchResult) bool { return x.Writer == "lab" && x.Codec == "none" },
-		func(x *VectorBenchResult) (float64, bool) { return x.SearchFloorRatio, x.SearchFloorRatio <= targetUncompressedFloor }, "%.2f×"))
+		func(x *VectorBenchResult) (float64, bool) {
+			return x.SearchFloorRatio, x.SearchFloorRatio <= targetUncompressedFloor
+		}, "%.2f×"))
 	out = append(out, r.everyConfig(
 		fmt.Sprintf("single-query search over every compressed configuration ≤ %.1f× max(its decompression floor, the memory floor)", targetCompressedFloor),
 		func(x *VectorBenchResult) bool { return x.Writer == "lab" && x.Codec != "none" },
-		func(x *VectorBenchResult) (float64, bool) { return x.OwnFloorRatio, x.OwnFloorRatio <= targetCompressedFloor }, "%.2f×"))
+		func(x *VectorBenchResult) (float64, bool) {
+			return x.OwnFloorRatio, x.OwnFloorRatio <= targetCompressedFloor
+		}, "%.2f×"))
 	if r.hasWriter(func(w string) bool { return w != "lab" }) {
 		out = append(out, r.everyConfig(
 			fmt.Sprintf("single-query search over DuckDB's and parquet-wasm's files ≤ %.1f× max(their decompression floor, the memory floor)", targetCompressedFloor),
 			func(x *VectorBenchResult) bool { return x.Writer != "lab" },
-			func(x *VectorBenchResult) (float64, bool) { return x.OwnFloorRatio, x.OwnFloorRatio <= targetCompressedFloor }, "%.2f×"))
+			func(x *VectorBenchResult) (float64, bool) {
+				return x.OwnFloorRatio, x.OwnFloorRatio <= targetCompressedFloor
+			}, "%.2f×"))
 		out = append(out, r.sizeAgainstPeers())
 	}
 	out = append(out, r.everyConfig(
