@@ -116,7 +116,16 @@ func (t *Table) deleteOnce(ctx context.Context, o DeleteOptions) (*DeleteResult,
 			return nil, fmt.Errorf("delete from %s: %w", name, err)
 		}
 	}
-	s, err := t.scan(ctx, ScanOptions{Filter: o.Filter, CaseInsensitive: o.CaseInsensitive, Workers: 1}, eqSchema == nil)
+	// Only the filter's columns are read, and _pos or the equality columns:
+	// a delete needs which rows match, not their other values (a VECTOR
+	// column would be most of the bytes).
+	so := ScanOptions{Filter: o.Filter, CaseInsensitive: o.CaseInsensitive, Workers: 1, noColumns: eqSchema == nil}
+	if eqSchema != nil {
+		for _, f := range eqSchema.Fields() {
+			so.Columns = append(so.Columns, f.Name)
+		}
+	}
+	s, err := t.scan(ctx, so, eqSchema == nil)
 	if err != nil {
 		return nil, fmt.Errorf("delete from %s: %w", name, err)
 	}

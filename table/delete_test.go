@@ -304,3 +304,22 @@ func TestDeleteAfterConcurrentCommit(t *testing.T) {
 	}
 	assertIDs(t, "after the race", scanIDs(t, tbl, ScanOptions{}), idsWithout(0, 19, 2, 15))
 }
+
+// Deleting every row reads no column at all, only _pos, and leaves an
+// empty table that both readers agree on.
+func TestDeleteAll(t *testing.T) {
+	ctx := context.Background()
+	cat, _ := openTestCatalog(t)
+	tbl := createTable(t, cat, "lab.all", CreateOptions{Spec: mustSpec(t, multimodal)})
+	appendJSON(t, tbl, multimodalRows...)
+	res, err := tbl.Delete(ctx, DeleteOptions{Filter: iceberg.AlwaysTrue{}})
+	if err != nil || res.Rows != 3 {
+		t.Fatalf("delete all: %+v, %v", res, err)
+	}
+	if got, _ := scanJSON(t, tbl, ScanOptions{}); len(got) != 0 {
+		t.Fatalf("after deleting all: %v", got)
+	}
+	if ids := icebergGoIDs(t, tbl); len(ids) != 0 {
+		t.Fatalf("iceberg-go after deleting all: %v", ids)
+	}
+}

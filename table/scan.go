@@ -41,6 +41,9 @@ type ScanOptions struct {
 	CaseInsensitive bool
 	// Workers is how many tasks are read at once; 0 is GOMAXPROCS.
 	Workers int
+	// noColumns reads no column but the filter's and the deletes' (and
+	// _pos): Delete needs only which rows match, not their values.
+	noColumns bool
 }
 
 // Scan is a planned scan: iceberg-go's file tasks and the schema the rows
@@ -100,7 +103,9 @@ func (t *Table) scan(ctx context.Context, o ScanOptions, withPositions bool) (*S
 		where = fmt.Sprintf("%s snapshot %d", t.Name(), snap.SnapshotID)
 	}
 	proj := schema
-	if len(o.Columns) > 0 {
+	if o.noColumns {
+		proj = iceberg.NewSchema(schema.ID)
+	} else if len(o.Columns) > 0 {
 		var err error
 		if proj, err = schema.Select(cs, o.Columns...); err != nil {
 			return nil, fmt.Errorf("scan %s: %w: %w (columns: %s)", where, ErrColumns, err, strings.Join(topLevelNames(schema), ", "))

@@ -131,7 +131,7 @@ func (t *Table) Search(ctx context.Context, o SearchOptions) (*SearchResult, err
 		tasks := byFile[path]
 		base := int64(fi) << fileSlot
 		if local, ok := localPath(path); ok && !s.filtered && !anyEquality(s.Tasks, tasks) {
-			n, err := t.searchPaged(s, local, decl, o, tasks, base, tops)
+			n, err := t.searchPaged(ctx, s, local, decl, o, tasks, base, tops)
 			if err != nil {
 				return nil, fmt.Errorf("search %s: data file %s: %w", t.Name(), path, err)
 			}
@@ -221,7 +221,7 @@ func anyEquality(tasks []itable.FileScanTask, idx []int) bool {
 
 // searchPaged searches one whole local data file with the page reader,
 // dropping the rows its deletion vectors and position deletes remove.
-func (t *Table) searchPaged(s *Scan, path string, decl vector.Declaration, o SearchOptions, tasks []int, base int64, tops []*vector.TopK) (int64, error) {
+func (t *Table) searchPaged(ctx context.Context, s *Scan, path string, decl vector.Declaration, o SearchOptions, tasks []int, base int64, tops []*vector.TopK) (int64, error) {
 	f, err := vector.OpenColumn(path, decl.Column)
 	if err != nil {
 		return 0, err
@@ -233,7 +233,7 @@ func (t *Table) searchPaged(s *Scan, path string, decl vector.Declaration, o Sea
 	}
 	deleted := dv.NewRoaringPositionBitmap()
 	for _, ti := range tasks {
-		d, err := s.deletes.forTask(context.Background(), s.Tasks[ti], s.read)
+		d, err := s.deletes.forTask(ctx, s.Tasks[ti], s.read)
 		if err != nil {
 			return 0, err
 		}

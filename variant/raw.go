@@ -214,16 +214,23 @@ func (o *RawObject) FieldID(i int) uint32 {
 
 // Field is the encoded value of field i.
 func (o *RawObject) Field(i int) ([]byte, error) {
-	at := o.offStart + i*o.offSize
-	off := o.dataAt + int(le(o.b[at:at+o.offSize]))
-	if off >= o.size {
+	return rawValueAt(o.b, o.offStart, o.offSize, o.dataAt, o.size, i)
+}
+
+// rawValueAt is the encoded value at offset i of an object's or array's
+// offset list (offSize bytes each, from offStart), relative to dataAt,
+// within the container's size bytes of b.
+func rawValueAt(b []byte, offStart, offSize, dataAt, size, i int) ([]byte, error) {
+	at := offStart + i*offSize
+	off := dataAt + int(le(b[at:at+offSize]))
+	if off >= size {
 		return nil, errShort
 	}
-	n, err := RawSize(o.b[off:o.size])
+	n, err := RawSize(b[off:size])
 	if err != nil {
 		return nil, err
 	}
-	return o.b[off : off+n], nil
+	return b[off : off+n], nil
 }
 
 // RawArray is the layout of an encoded array.
@@ -269,16 +276,7 @@ func (a *RawArray) Len() int { return a.n }
 
 // Elem is the encoded value of element i.
 func (a *RawArray) Elem(i int) ([]byte, error) {
-	at := a.offStart + i*a.offSize
-	off := a.dataAt + int(le(a.b[at:at+a.offSize]))
-	if off >= a.size {
-		return nil, errShort
-	}
-	n, err := RawSize(a.b[off:a.size])
-	if err != nil {
-		return nil, err
-	}
-	return a.b[off : off+n], nil
+	return rawValueAt(a.b, a.offStart, a.offSize, a.dataAt, a.size, i)
 }
 
 // intSize is the bytes needed for an unsigned value up to v (1..4).

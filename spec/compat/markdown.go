@@ -116,16 +116,19 @@ func replaceGenerated(path, begin, end, body, heading, what string) error {
 }
 
 // ReadExpected reads an expected matrix.
-func ReadExpected(path string) (Expected, error) {
-	var e Expected
+func ReadExpected(path string) (Expected, error) { return readJSONFile[Expected](path) }
+
+// readJSONFile decodes the JSON file at path, naming it in a decode error.
+func readJSONFile[T any](path string) (T, error) {
+	var v T
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return e, err
+		return v, err
 	}
-	if err := json.Unmarshal(b, &e); err != nil {
-		return e, fmt.Errorf("%s: %w", path, err)
+	if err := json.Unmarshal(b, &v); err != nil {
+		return v, fmt.Errorf("%s: %w", path, err)
 	}
-	return e, nil
+	return v, nil
 }
 
 // WriteExpected writes m's classes as the expected matrix.

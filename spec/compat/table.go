@@ -1124,17 +1124,7 @@ func diffJSON(path string, want, got any) string {
 		if !ok {
 			return fmt.Sprintf("%sgot %s, want %s", at(path), short(got), short(want))
 		}
-		keys := sortedKeys(map[string]bool{})
-		for k := range w {
-			keys = append(keys, k)
-		}
-		for k := range g {
-			if _, ok := w[k]; !ok {
-				keys = append(keys, k)
-			}
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
+		for _, k := range unionKeys(w, g) {
 			_, inW := w[k]
 			_, inG := g[k]
 			if inW != inG {
@@ -1238,17 +1228,7 @@ func unionKeys[V any](a, b map[string]V) []string {
 }
 
 // ReadTableExpected reads table_expected.json.
-func ReadTableExpected(path string) (TableExpected, error) {
-	var e TableExpected
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return e, err
-	}
-	if err := json.Unmarshal(b, &e); err != nil {
-		return e, fmt.Errorf("%s: %w", path, err)
-	}
-	return e, nil
-}
+func ReadTableExpected(path string) (TableExpected, error) { return readJSONFile[TableExpected](path) }
 
 // WriteTableExpected writes m's classes as the expected outcome.
 func WriteTableExpected(path string, m *TableMatrix) error {

@@ -84,19 +84,9 @@ func (f *File) decompressPage(ref pageRef, bufs *pageBuffers) (int, byte, error)
 	if err != nil {
 		return 0, 0, fmt.Errorf("%s: page at byte %d: %w", f.info.Path, ref.offset, err)
 	}
-	n := int(h.CompressedPageSize)
-	var body []byte
-	if f.mapped != nil {
-		at := ref.offset + int64(hlen)
-		body = f.mapped[at : at+int64(n) : at+int64(n)]
-	} else {
-		body = alignedBody(n, 0)
-		have := copy(body, probe[min(hlen, len(probe)):])
-		if have < n {
-			if err := readAt(f.r, body[have:], ref.offset+int64(hlen)+int64(have)); err != nil {
-				return 0, 0, err
-			}
-		}
+	body, err := f.pageBody(ref, h, hlen, probe, -1)
+	if err != nil {
+		return 0, 0, fmt.Errorf("%s: page at byte %d: %w", f.info.Path, ref.offset, err)
 	}
 	src, size := body, int(h.UncompressedPageSize)
 	if pl.v2 {

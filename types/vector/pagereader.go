@@ -906,22 +906,31 @@ func (f *File) decodePageWith(ref pageRef, wantDim int, bufs *pageBuffers) (deco
 	if err != nil {
 		return decodedPage{}, fmt.Errorf("%s: %w", where(), err)
 	}
-	n := int(h.CompressedPageSize)
-	var body []byte
-	if f.mapped != nil {
-		// In place: the page is used where it lies, compressed or not.
-		at := ref.offset + int64(hlen)
-		body = f.mapped[at : at+int64(n) : at+int64(n)]
-	} else {
-		body = alignedBody(n, f.valuesOffset(pl, probe))
-		have := copy(body, probe[min(hlen, len(probe)):])
-		if have < n {
-			if err := readAt(f.r, body[have:], ref.offset+int64(hlen)+int64(have)); err != nil {
-				return decodedPage{}, fmt.Errorf("%s: %w", where(), err)
-			}
-		}
+	body, err := f.pageBody(ref, h, hlen, probe, f.valuesOffset(pl, probe))
+	if err != nil {
+		return decodedPage{}, fmt.Errorf("%s: %w", where(), err)
 	}
 	return f.checkAndDecode(h, pl, c, body, wantDim, bufs, where)
+}
+
+// pageBody is the body of the page at ref, whose header (h, hlen bytes)
+// came with probe: in place in the mapping, compressed or not, or read
+// into a new buffer placed so that byte valuesAt sits on a 4-byte boundary
+// (valuesAt < 0: no preference).
+func (f *File) pageBody(ref pageRef, h format.PageHeader, hlen int, probe []byte, valuesAt int) ([]byte, error) {
+	n := int(h.CompressedPageSize)
+	if f.mapped != nil {
+		at := ref.offset + int64(hlen)
+		return f.mapped[at : at+int64(n) : at+int64(n)], nil
+	}
+	body := alignedBody(n, valuesAt)
+	have := copy(body, probe[min(hlen, len(probe)):])
+	if have < n {
+		if err := readAt(f.r, body[have:], ref.offset+int64(hlen)+int64(have)); err != nil {
+			return nil, err
+		}
+	}
+	return body, nil
 }
 
 // readAndDecode is decodePageWith for File.ReadPages: the whole page,
