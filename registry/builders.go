@@ -3,6 +3,7 @@ package registry
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"maps"
 
 	"github.com/apache/iceberg-go"
@@ -343,4 +344,25 @@ func EqualityDeleteWriteBuilder[D any](format FileFormat, out OutputFile) (*File
 // EqualityDeleteWriteBuilderIn is EqualityDeleteWriteBuilder against a given registry.
 func EqualityDeleteWriteBuilderIn[D any](reg *Registry, format FileFormat, out OutputFile) (*FileWriterBuilder[D, *EqualityDeleteWriter[D]], error) {
 	return newFileWriterBuilder(reg, format, out, iceberg.EntryContentEqDeletes, newEqualityDeleteWriter[D])
+}
+
+// Model is the format model the builder reads with.
+func (b *ReadBuilder[D]) Model() FormatModel[D] { return b.model }
+
+// FileSchema opens a reader with the options collected so far, returns the
+// schema it reads (see SchemaReader) and closes it without reading a row.
+// Without a projection that is the file's own schema.
+func (b *ReadBuilder[D]) FileSchema() (*iceberg.Schema, error) {
+	r, err := b.Build()
+	if err != nil {
+		return nil, err
+	}
+	s, err := ReaderSchema(b.model, r)
+	if cerr := r.Close(); err == nil && cerr != nil {
+		err = fmt.Errorf("close %s: %w", b.in.Location, cerr)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", b.in.Location, err)
+	}
+	return s, nil
 }

@@ -9,12 +9,14 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
 
 	iceio "github.com/apache/iceberg-go/io"
 
+	"github.com/coltype-lab/lab/internal/publish"
 	"github.com/coltype-lab/lab/internal/safeopen"
 )
 
@@ -72,12 +74,16 @@ func (in InputFile) Open() (ReaderAtSeeker, int64, error) {
 var ErrFileExists = errors.New("file already exists")
 
 // PendingFile is an output being written. Nothing is visible at the final
-// location until Commit; Abort discards it. Where the FileIO can rename, the
-// bytes go to a temporary sibling first, so a failed write never replaces or
-// truncates what was there.
+// location until Commit; Abort discards it. A local path is published by
+// internal/publish (a temporary sibling, fsynced, then renamed); with another
+// FileIO that can rename, the bytes go to a temporary sibling first. Either
+// way a failed write never replaces or truncates what was there.
 type PendingFile struct {
-	out       OutputFile
-	w         iceio.FileWriter
+	out OutputFile
+	w   iceio.FileWriter
+	// local, for a local path, is the temporary file publish commits; w is
+	// then its *os.File.
+	local     *publish.File
 	tmp       string
 	overwrite bool
 	n         int64
@@ -86,14 +92,48 @@ type PendingFile struct {
 
 // NotReplaceableError is an output location that holds something other than
 // a regular file. Publishing renames over the location, which would swap that
-// node (a directory, device, FIFO or symlink) for a regular file.
-type NotReplaceableError struct{ Mode fs.FileMode }
+// node (a directory, device, FIFO or symlink) for a regular file. It is
+// internal/publish's error, so local and FileIO outputs refuse alike.
+type NotReplaceableError = publish.NotReplaceableError
 
-func (e *NotReplaceableError) Error() string {
-	if e.Mode.IsDir() {
-		return "is a directory and cannot be replaced"
+// localPath is the output's path when it is a plain path on a local FileIO,
+// which internal/publish then writes; URIs keep the FileIO's own path.
+func (out OutputFile) localPath() (string, bool) {
+	switch out.FS.(type) {
+	case safeopen.LocalFS, iceio.LocalFS:
+	default:
+		return "", false
 	}
-	return "is a " + safeopen.Kind(e.Mode) + ", not a regular file, and cannot be replaced"
+	if out.Location == "" || strings.Contains(out.Location, "://") {
+		return "", false
+	}
+	return out.Location, true
+}
+
+// publishError words internal/publish's refusals as the FileIO path does.
+func (out OutputFile) publishError(err error) error {
+	var nr *NotReplaceableError
+	switch {
+	case errors.Is(err, fs.ErrExist) && !errors.As(err, &nr):
+		return fmt.Errorf("create %s: %w (set overwrite to replace it)", out.Location, ErrFileExists)
+	case errors.As(err, &nr):
+		return fmt.Errorf("create %s: %w", out.Location, err)
+	}
+	return fmt.Errorf("publish %s: %w", out.Location, err)
+}
+
+// createLocal starts a local output through internal/publish.
+func (out OutputFile) createLocal(path string, overwrite bool) (*PendingFile, error) {
+	if dir := filepath.Dir(path); dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, fmt.Errorf("create %s: %w", out.Location, err)
+		}
+	}
+	f, err := publish.Create(path, overwrite)
+	if err != nil {
+		return nil, out.publishError(err)
+	}
+	return &PendingFile{out: out, w: f.File, local: f, tmp: f.Name(), overwrite: overwrite}, nil
 }
 
 // Create starts writing the output. An existing file is an error and is left
@@ -101,6 +141,9 @@ func (e *NotReplaceableError) Error() string {
 func (out OutputFile) Create(overwrite bool) (*PendingFile, error) {
 	if out.FS == nil {
 		return nil, fmt.Errorf("output file %q: no FileIO", out.Location)
+	}
+	if path, ok := out.localPath(); ok {
+		return out.createLocal(path, overwrite)
 	}
 	exists, err := out.existing()
 	if err != nil {
@@ -165,8 +208,8 @@ func (out OutputFile) existing() (bool, error) {
 // PartialFileMarker is in the name of every file a write has not yet
 // published: ".OUT.lab-partial-PID-HEX". A process killed with SIGKILL
 // cannot remove its own; the marker and the process id let a cleanup find
-// them and tell a live writer's from a dead one's.
-const PartialFileMarker = ".lab-partial-"
+// them and tell a live writer's from a dead one's. It is internal/publish's.
+const PartialFileMarker = publish.PartialMarker
 
 // partials are the unpublished files of this process, by name, each with
 // the FileIO that removes it: RemovePartialFiles deletes them on a signal.
@@ -176,10 +219,11 @@ func trackPartial(fsys iceio.IO, name string) { partials.Store(name, fsys) }
 func untrackPartial(name string)              { partials.Delete(name) }
 
 // RemovePartialFiles removes every file this process is writing and has
-// not published, and returns how many it removed. A command calls it when
-// it is interrupted (SIGINT, SIGTERM), before it exits.
+// not published (through a FileIO or internal/publish, which lab annotate
+// and the notebooks use too), and returns how many it removed. A command
+// calls it when it is interrupted (SIGINT, SIGTERM), before it exits.
 func RemovePartialFiles() int {
-	n := 0
+	n := publish.RemovePartial()
 	partials.Range(func(k, v any) bool {
 		if err := v.(iceio.IO).Remove(k.(string)); err == nil {
 			n++
@@ -240,6 +284,9 @@ func (p *PendingFile) Rewrite(fn func(src io.ReaderAt, size int64, dst io.Writer
 			_ = p.Abort()
 		}
 	}()
+	if p.local != nil {
+		return p.rewriteLocal(fn)
+	}
 	if err := p.w.Close(); err != nil {
 		return fmt.Errorf("close %s: %w", p.out.Location, err)
 	}
@@ -290,9 +337,33 @@ func (p *PendingFile) Rewrite(fn func(src io.ReaderAt, size int64, dst io.Writer
 	return nil
 }
 
+// rewriteLocal is Rewrite for a local path: fn reads the temporary file
+// and writes a second one, which replaces it as the file Commit publishes.
+func (p *PendingFile) rewriteLocal(fn func(src io.ReaderAt, size int64, dst io.Writer) error) error {
+	path, _ := p.out.localPath()
+	next, err := publish.Create(path, p.overwrite)
+	if err != nil {
+		return p.out.publishError(err)
+	}
+	old, size := p.local, p.n
+	defer old.Abort()
+	p.local, p.w, p.tmp, p.n = next, next.File, next.Name(), 0
+	if err := fn(old.File, size, p); err != nil {
+		return fmt.Errorf("rewrite %s: %w", p.out.Location, err)
+	}
+	return nil
+}
+
 // Commit closes the file and publishes it at its location.
 func (p *PendingFile) Commit() error {
 	if p.done {
+		return nil
+	}
+	if p.local != nil {
+		p.done = true
+		if err := p.local.Commit(); err != nil {
+			return p.out.publishError(err)
+		}
 		return nil
 	}
 	p.done = true
@@ -338,6 +409,10 @@ func (p *PendingFile) Commit() error {
 func (p *PendingFile) Abort() error {
 	if p.done {
 		return nil
+	}
+	if p.local != nil {
+		p.done = true
+		return p.local.Abort()
 	}
 	p.done = true
 	_ = p.w.Close()

@@ -224,3 +224,23 @@ func ReadAll[D any](r Reader[D], clone func(D) D) (rows []D, err error) {
 		rows = append(rows, row)
 	}
 }
+
+// SchemaReader is the optional interface of a Reader that reports the
+// Iceberg schema of the rows it returns: the projection when one was given,
+// else the file's own schema as the model reads it (its field ids, the name
+// mapping's, or ids derived from the file's schema). Callers that need a
+// file's schema use ReadBuilder.FileSchema or ReaderSchema rather than
+// asserting a method of their own.
+type SchemaReader interface {
+	Schema() *iceberg.Schema
+}
+
+// ReaderSchema is r's schema when r is a SchemaReader; the error names the
+// model whose reader cannot report one.
+func ReaderSchema[D any](model Model, r Reader[D]) (*iceberg.Schema, error) {
+	sr, ok := r.(SchemaReader)
+	if !ok {
+		return nil, fmt.Errorf("the %s model's reader does not report its schema (registry.SchemaReader)", model.Name())
+	}
+	return sr.Schema(), nil
+}

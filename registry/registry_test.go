@@ -79,7 +79,8 @@ func testRegistry(t *testing.T) *registry.Registry {
 	reg := registry.New()
 	for _, m := range []registry.Model{
 		lineModel[*data.Record]{name: "line-records", format: registry.PARQUET, encode: recordLine},
-		lineModel[data.PositionDelete]{name: "line-deletes", format: registry.PARQUET, encode: func(d data.PositionDelete) (string, error) { return d.String(), nil }},
+		// Position deletes go through the one adapter, as the formats' do.
+		registry.NewPositionDeleteModel("line-deletes", lineModel[*data.Record]{name: "line-delete-records", format: registry.PARQUET, encode: recordLine}),
 	} {
 		if err := reg.Register(m); err != nil {
 			t.Fatal(err)

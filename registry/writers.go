@@ -289,12 +289,9 @@ func newPositionDeleteWriter(m FormatModel[data.PositionDelete], out OutputFile,
 }
 
 // Write appends one delete. Iceberg requires deletes sorted by file path,
-// then position; a delete out of that order is refused.
+// then position: the model refuses a delete out of that order (see
+// PositionDeleteModel, which holds the position-delete rules once).
 func (d *PositionDeleteWriter) Write(del data.PositionDelete) error {
-	if d.last != nil && del.Less(*d.last) {
-		return fmt.Errorf("position delete %s is out of order after %s in %s: deletes must be sorted by file_path, then pos",
-			del, *d.last, d.w.location)
-	}
 	if err := d.w.write(del); err != nil {
 		return err
 	}

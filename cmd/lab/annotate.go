@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -17,6 +17,7 @@ import (
 
 	"github.com/coltype-lab/lab/formats/parquet/footer"
 	"github.com/coltype-lab/lab/formats/parquet/inspect"
+	"github.com/coltype-lab/lab/internal/publish"
 	"github.com/coltype-lab/lab/internal/safeopen"
 	"github.com/coltype-lab/lab/types/vector"
 )
@@ -209,16 +210,15 @@ func parseVectorFlag(s string) (annotation, error) {
 }
 
 // annotateFile rewrites in's footer with anns into out, through a temporary
-// file beside out, and verifies the result before renaming it into place.
+// file beside out (internal/publish), and verifies the result before
+// publishing it.
 func annotateFile(stdout io.Writer, in, out string, anns []annotation, force, allowVectorRepetition bool) (err error) {
-	if st, err := os.Stat(out); err == nil {
-		if st.IsDir() {
-			return fmt.Errorf("annotate: %s is a directory", out)
-		}
-		if !force {
-			return fmt.Errorf("annotate: %s exists; use --force to replace it", out)
-		}
+	tmp, err := publish.Create(out, force)
+	if err != nil {
+		return annotateOutputError(out, err)
 	}
+	defer tmp.Abort() // a no-op once committed
+
 	src, err := safeopen.Open(in) // a FIFO would block os.Open
 	if err != nil {
 		return fmt.Errorf("annotate: %w", err)
@@ -237,17 +237,6 @@ func annotateFile(stdout io.Writer, in, out string, anns []annotation, force, al
 		return fmt.Errorf("annotate %s: %w", in, err)
 	}
 
-	tmp, err := os.CreateTemp(filepath.Dir(out), "."+filepath.Base(out)+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("annotate: %w", err)
-	}
-	renamed := false
-	defer func() {
-		if !renamed {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
 	var opts []footer.Option
 	if allowVectorRepetition {
 		opts = append(opts, footer.AllowVectorRepetition())
@@ -260,7 +249,7 @@ func annotateFile(stdout io.Writer, in, out string, anns []annotation, force, al
 		}
 		return nil
 	}
-	sink := &writeTagger{w: annotatedCopyWriter(tmp)}
+	sink := &writeTagger{w: annotatedCopyWriter(tmp.File)}
 	if err := footer.RewriteFooter(src, size, sink, edit, opts...); err != nil {
 		if sink.err != nil {
 			// Not a refusal: the copy could not be written (a full disk).
@@ -268,9 +257,6 @@ func annotateFile(stdout io.Writer, in, out string, anns []annotation, force, al
 				in, tmp.Name(), sink.n, size, sink.err)
 		}
 		return fmt.Errorf("annotate %s: refused: %w", in, err)
-	}
-	if err := tmp.Sync(); err != nil {
-		return fmt.Errorf("annotate: write %s: %w", tmp.Name(), err)
 	}
 	if err := tmp.Chmod(st.Mode().Perm()); err != nil {
 		return fmt.Errorf("annotate: %w", err)
@@ -311,18 +297,14 @@ func annotateFile(stdout io.Writer, in, out string, anns []annotation, force, al
 	} else if at >= 0 {
 		return fmt.Errorf("annotate: the written file differs from %s at offset %d, before the footer", in, at)
 	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("annotate: %w", err)
-	}
-	if !force {
-		if _, err := os.Stat(out); err == nil {
+	// Commit syncs before it renames, and without --force never replaces
+	// an OUT that appeared while writing.
+	if err := tmp.Commit(); err != nil {
+		if errors.Is(err, fs.ErrExist) {
 			return fmt.Errorf("annotate: %s appeared while writing; use --force to replace it", out)
 		}
+		return annotateOutputError(out, err)
 	}
-	if err := os.Rename(tmp.Name(), out); err != nil {
-		return fmt.Errorf("annotate: %w", err)
-	}
-	renamed = true
 
 	w := &bytes.Buffer{}
 	fmt.Fprintf(w, "annotated %s -> %s\n", in, out)
@@ -335,6 +317,19 @@ func annotateFile(stdout io.Writer, in, out string, anns []annotation, force, al
 	fmt.Fprintf(w, "verified: the %d bytes before the footer are identical to %s (compared)\n", before.FooterOffset, in)
 	_, err = stdout.Write(w.Bytes())
 	return err
+}
+
+// annotateOutputError names OUT in publish's refusals: an existing file
+// without --force, a directory or other node that is not a regular file.
+func annotateOutputError(out string, err error) error {
+	var nr *publish.NotReplaceableError
+	switch {
+	case errors.Is(err, fs.ErrExist):
+		return fmt.Errorf("annotate: %s exists; use --force to replace it", out)
+	case errors.As(err, &nr):
+		return fmt.Errorf("annotate: %s %w", out, err)
+	}
+	return fmt.Errorf("annotate: %w", err)
 }
 
 // checkElements checks element= against the element column of each VECTOR

@@ -140,11 +140,11 @@ func parseBenchSize(s string, quick bool) (bench.Size, error) {
 	return bench.Size{Name: fmt.Sprintf("%dx%d", n, d), N: n, Dim: d}, nil
 }
 
-// printReport prints a benchmark's report as indented JSON or as its
-// Markdown tables.
+// printReport prints a benchmark's report as indented JSON (its untagged
+// fields in snake_case) or as its Markdown tables.
 func printReport(cmd *cobra.Command, asJSON bool, rep interface{ Markdown() string }) error {
 	if asJSON {
-		return writeJSON(cmd.OutOrStdout(), rep)
+		return writeJSON(cmd.OutOrStdout(), snakeKeys(rep))
 	}
 	_, err := fmt.Fprint(cmd.OutOrStdout(), rep.Markdown())
 	return err

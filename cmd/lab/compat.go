@@ -34,6 +34,9 @@ readers), or as JSON.
 
 --write replaces the generated table in a Markdown file (between its
 markers; the hand-written text stays), which is how spec/COMPAT.md is made.
+It needs apache/parquet-testing (--parquet-testing or $PARQUET_TEST_DATA):
+without it the matrix lacks a case, so --write refuses rather than drop
+that row from the file.
 The expected matrix the tests pin is spec/compat/expected.json
 (go test ./spec/compat -update rewrites it).
 
@@ -50,7 +53,7 @@ crash or wrong against the rows appended, column by column. --write then
 replaces the "Tables" section's generated part; its expected outcomes are
 spec/compat/table_expected.json.`,
 		Example: `  lab compat
-  lab compat --write spec/COMPAT.md
+  PARQUET_TEST_DATA=../parquet-testing lab compat --write spec/COMPAT.md
   lab compat --json --readers parquet-go,duckdb
   PARQUET_TEST_DATA=../parquet-testing lab compat
   lab compat --tables --write spec/COMPAT.md`,
@@ -130,6 +133,11 @@ func selectReaders(names []string) ([]compat.Reader, error) {
 func runCompat(ctx context.Context, out, errOut io.Writer, o compatOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
+	}
+	if o.parquetTesting == "" && o.write != "" {
+		// A matrix without the parquet-testing case would silently drop its
+		// row from a checked-in file such as spec/COMPAT.md.
+		return fmt.Errorf("--write %s: the matrix would lack case parquet-testing/unknown-logical-type: PARQUET_TEST_DATA is not set (point it or --parquet-testing at an apache/parquet-testing checkout)", o.write)
 	}
 	if o.parquetTesting == "" {
 		fmt.Fprintln(errOut, "lab compat: PARQUET_TEST_DATA is not set: leaving out parquet-testing/unknown-logical-type")

@@ -67,14 +67,29 @@ func TestCompatCLI(t *testing.T) {
 		}
 		checkAgainstExpected(t, "duckdb,hyparquet,parquet-wasm")
 	})
+	t.Run("write without parquet-testing refuses", func(t *testing.T) {
+		md := filepath.Join(work, "COMPAT-refused.md")
+		hand := "# Title\n\n" + compat.BeginMarker + "\n| case | parquet-go |\n| parquet-testing/unknown-logical-type | typed |\n" + compat.EndMarker + "\n"
+		if err := os.WriteFile(md, []byte(hand), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out, errOut, code := runEnv(t, bin, work, []string{"PARQUET_TEST_DATA="}, "compat", "--golden", goldenDir, "--readers", "parquet-go", "--write", md)
+		if code != 1 || out != "" || !strings.Contains(errOut, "--write "+md+": the matrix would lack case parquet-testing/unknown-logical-type: PARQUET_TEST_DATA is not set") {
+			t.Fatalf("exit %d, stdout %q, stderr %q; want exit 1 naming the missing case and PARQUET_TEST_DATA", code, out, errOut)
+		}
+		if b, err := os.ReadFile(md); err != nil || string(b) != hand {
+			t.Errorf("the refused --write changed %s (%v):\n%s", md, err, b)
+		}
+	})
 	t.Run("write keeps the hand-written text", func(t *testing.T) {
+		pt := testenv.ParquetTestingDir(t)
 		md := filepath.Join(work, "COMPAT.md")
 		hand := "# Title\n\nintro\n\n" + compat.BeginMarker + "\nold table\n" + compat.EndMarker + "\n\n## After\nkept\n"
 		if err := os.WriteFile(md, []byte(hand), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		for range 2 { // twice: the second run must replace, not append
-			out, errOut, code := run(t, bin, work, "compat", "--golden", goldenDir, "--parquet-testing", "", "--readers", "parquet-go", "--write", md)
+			out, errOut, code := run(t, bin, work, "compat", "--golden", goldenDir, "--parquet-testing", pt, "--readers", "parquet-go", "--write", md)
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, errOut)
 			}
@@ -88,7 +103,8 @@ func TestCompatCLI(t *testing.T) {
 		}
 		text := string(b)
 		if !strings.HasPrefix(text, "# Title\n\nintro\n\n"+compat.BeginMarker) || !strings.HasSuffix(text, compat.EndMarker+"\n\n## After\nkept\n") ||
-			strings.Contains(text, "old table") || strings.Count(text, "| vector/flba |") != 1 {
+			strings.Contains(text, "old table") || strings.Count(text, "| vector/flba |") != 1 ||
+			strings.Count(text, "| parquet-testing/unknown-logical-type |") != 1 {
 			t.Errorf("--write produced:\n%s", text)
 		}
 	})

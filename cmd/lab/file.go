@@ -82,9 +82,10 @@ stderr; it is printed without asking whenever a widening part comes from a
 LAB_* variable or a configuration file, or was ignored. Standard output is
 the same either way.
 
-Exit status: 0 when every non-null row resolves, 1 when any row is invalid or
-fails, 2 for usage errors (bad flags, a missing or non-Parquet file, no such
-column, a column that is not FILE).`,
+Exit status: 0 when every non-null row resolves; 1 when any row is invalid or
+fails, or FILE.parquet is missing or not a readable Parquet file (as in every
+lab command); 2 for usage errors (bad flags, no such column, a column that is
+not FILE).`,
 		Example: `  lab file resolve spec/golden/file/whole-object-sha256.parquet --column doc --verify
   lab file resolve images.parquet --column image --root /data/images --json | jq '.rows[] | select(.status != "ok")'
   lab file resolve remote.parquet --column doc --scheme https --host media.example.com --base https://media.example.com/set1/`,

@@ -25,7 +25,9 @@ repetition and vector_length, shredded VARIANT layouts, every standard logical
 and converted type, and annotations it does not know as "unknown (id N)".
 
 Only the footer is read. --json prints the report as JSON; the field names are
-documented in package formats/parquet/inspect and are stable.
+documented in package formats/parquet/inspect and are stable. The text view
+cuts a statistics value longer than 36 columns to its start and its length
+("0x3f800000… (3072 bytes)"); --json keeps min and max whole.
 
 The report holds the first ` + strconv.Itoa(inspect.DefaultRowGroups) + ` row groups; the header counts them all and a
 line names those left out. --row-groups selects others: all, N, FIRST-LAST
@@ -48,7 +50,7 @@ index; --row-groups all keeps the report complete.`,
 			if err != nil {
 				return usageError{fmt.Errorf("--row-groups: %w", err)}
 			}
-			rep, err := inspect.InspectFile(args[0], inspect.Options{VectorID: int16(id), FullKeyValue: v.GetBool("inspect.json"), RowGroups: groups})
+			rep, err := inspect.InspectFile(args[0], inspect.Options{VectorID: int16(id), FullKeyValue: v.GetBool("inspect.json"), FullStatistics: v.GetBool("inspect.json"), RowGroups: groups})
 			if err != nil {
 				return err
 			}

@@ -313,3 +313,39 @@ func TestInspectAndAnnotateCLI(t *testing.T) {
 		})
 	}
 }
+
+// lab inspect cuts a long bound in its text view, naming its length, and
+// keeps it whole with --json.
+func TestInspectLongValues(t *testing.T) {
+	bin := labBinary(t)
+	work := t.TempDir()
+	long := strings.Repeat("x", 300)
+	rows := `{"id":1,"caption":"` + long + `"}` + "\n"
+	if err := os.WriteFile(filepath.Join(work, "rows.jsonl"), []byte(rows), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, errOut, code := run(t, bin, work, "write", "--schema", "id:long!,caption:string", "--input", "rows.jsonl", "long.parquet"); code != 0 {
+		t.Fatalf("write: exit %d: %s", code, errOut)
+	}
+	out, errOut, code := run(t, bin, work, "inspect", "long.parquet")
+	if code != 0 || !strings.Contains(out, `"`+strings.Repeat("x", 22)+"… (300 bytes)") {
+		t.Fatalf("exit %d, text view lacks the cut caption bound:\n%s%s", code, out, errOut)
+	}
+	out, errOut, code = run(t, bin, work, "inspect", "long.parquet", "--json")
+	var rep struct {
+		RowGroups []struct {
+			Columns []struct {
+				Path       []string `json:"path"`
+				Statistics struct {
+					Min string `json:"min"`
+				} `json:"statistics"`
+			} `json:"columns"`
+		} `json:"row_groups"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); code != 0 || err != nil {
+		t.Fatalf("exit %d, %v: %s", code, err, errOut)
+	}
+	if c := rep.RowGroups[0].Columns[1]; c.Path[0] != "caption" || c.Statistics.Min != `"`+long+`"` {
+		t.Errorf("--json caption min is not whole: %+v", c)
+	}
+}

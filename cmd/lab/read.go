@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -205,7 +204,8 @@ func runRead(cmd *cobra.Command, path, formatName string, opts readCLIOptions) e
 	return out.finish()
 }
 
-// readFileFormat resolves --format for a file; auto reads its magic bytes.
+// readFileFormat resolves --format for a file; auto asks the registry, which
+// knows the magic each imported format registered.
 func readFileFormat(in registry.InputFile, shown, name string) (registry.FileFormat, error) {
 	if name != "" && !strings.EqualFold(name, "auto") {
 		f, err := registry.ParseFileFormat(name)
@@ -214,25 +214,52 @@ func readFileFormat(in registry.InputFile, shown, name string) (registry.FileFor
 		}
 		return f, nil
 	}
-	r, size, err := in.Open()
+	r, _, err := in.Open()
 	if err != nil {
 		return 0, err
 	}
 	defer r.Close()
-	magic := make([]byte, 4)
-	if size < 4 {
-		return 0, fmt.Errorf("%s is %d bytes, too short for Parquet or Avro", shown, size)
+	f, err := registry.DetectFormat(r)
+	var unknown *registry.UnknownFormatError
+	if !errors.As(err, &unknown) {
+		if err != nil {
+			return 0, fmt.Errorf("%s: %w", shown, err)
+		}
+		return f, nil
 	}
-	if _, err := io.ReadFull(r, magic); err != nil {
+	// Named as a user reads them: "Parquet (starts with PAR1)", "Avro
+	// (starts with Obj 0x01)".
+	printable := func(m string) string {
+		var b strings.Builder
+		for i := 0; i < len(m); i++ {
+			if c := m[i]; c >= 0x21 && c < 0x7f {
+				b.WriteByte(c)
+			} else {
+				fmt.Fprintf(&b, " 0x%02x", c)
+			}
+		}
+		return strings.TrimSpace(b.String())
+	}
+	known := make([]string, len(unknown.Known))
+	longest := 0
+	for i, m := range unknown.Known {
+		name := m.Format.String()
+		known[i] = fmt.Sprintf("%s%s (starts with %s)", name[:1], strings.ToLower(name[1:]), printable(m.Magic))
+		longest = max(longest, len(m.Magic))
+	}
+	if len(known) == 0 {
 		return 0, fmt.Errorf("%s: %w", shown, err)
 	}
-	switch {
-	case bytes.Equal(magic, []byte("PAR1")):
-		return registry.PARQUET, nil
-	case bytes.Equal(magic, []byte("Obj\x01")):
-		return registry.AVRO, nil
+	if unknown.Size >= 0 && len(unknown.Head) < longest {
+		return 0, fmt.Errorf("%s is %d bytes, too short for %s", shown, unknown.Size, strings.Join(known, " or "))
 	}
-	return 0, fmt.Errorf("%s is neither Parquet (starts with PAR1) nor Avro (starts with Obj 0x01): it starts with %q", shown, magic)
+	what := "neither " + strings.Join(known, " nor ")
+	if len(known) == 1 {
+		what = "not " + known[0]
+	} else if len(known) > 2 {
+		what = "none of " + strings.Join(known, ", ")
+	}
+	return 0, fmt.Errorf("%s is %s: it starts with %q", shown, what, unknown.Head)
 }
 
 // readParquetWhole builds b's reader of the Parquet file in, without a

@@ -35,16 +35,21 @@ func init() { commands = append(commands, newReportCommand) }
 func newReportCommand(v *viper.Viper) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "report [names...]",
-		Short: "Run the notebooks (all, or the named ones) and write their index, notebooks/README.md",
+		Short: "Run the notebooks (all, or the named ones) and write their pages and index",
 		Long: `Builds and runs each notebook under notebooks/ as its own process, writing
 <out>/<name>/README.md and its SVG plots, checks each page, and writes
 <out>/README.md: an index of every notebook found there, with its question,
 headline figure, and when and how it was generated. A failing notebook does
 not stop the others; report then exits 1 naming it. Progress goes to stderr.
-Needs the Go toolchain and the lab's source tree (run it inside it).`,
-		Example: `  lab report --quick                       # every notebook at test size
-  lab report vector-layouts vector-search  # two notebooks at their default sizes
-  lab report --quick --out /tmp/nb --json registry-tour`,
+Needs the Go toolchain and the lab's source tree (run it inside it).
+
+<out> is --out, or a new temporary directory (its path is printed) when
+--out is not given: the pages under notebooks/ are checked in, so only
+--in-tree, the maintainers' way to regenerate them, writes there.`,
+		Example: `  lab report --quick                       # every notebook at test size, into a new temporary directory
+  lab report --out /tmp/nb vector-layouts vector-search  # two notebooks at their default sizes
+  lab report --quick --out /tmp/nb --json registry-tour
+  lab report --in-tree vector-layouts      # maintainers: regenerate the checked-in notebooks/vector-layouts`,
 		Args: usageArgs(cobra.ArbitraryArgs),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			root, err := moduleRoot()
@@ -64,11 +69,8 @@ Needs the Go toolchain and the lab's source tree (run it inside it).`,
 					return usageError{fmt.Errorf("unknown notebook %q; known: %s", n, strings.Join(known, ", "))}
 				}
 			}
-			out := v.GetString("report.out")
-			if out == "" {
-				out = filepath.Join(root, "notebooks")
-			}
-			if out, err = filepath.Abs(out); err != nil {
+			out, err := reportOut(root, v.GetString("report.out"), v.GetBool("report.in-tree"))
+			if err != nil {
 				return err
 			}
 			p := newProgress(cmd, int64(len(names)), "notebooks run")
@@ -103,12 +105,28 @@ Needs the Go toolchain and the lab's source tree (run it inside it).`,
 	addQuietFlag(cmd)
 	f := cmd.Flags()
 	f.Bool("quick", false, "run every notebook at its test size (seconds each; the pages say so)")
-	f.String("out", "", "folder for the pages, one subfolder per notebook, and the index (default: the source tree's notebooks/)")
+	f.String("out", "", "folder for the pages, one subfolder per notebook, and the index (default: a new temporary directory)")
+	f.Bool("in-tree", false, "write into the source tree's notebooks/, replacing the checked-in pages and index")
 	f.Bool("json", false, "print each notebook's outcome as JSON on stdout")
-	for _, name := range []string{"quick", "out", "json"} {
+	for _, name := range []string{"quick", "out", "in-tree", "json"} {
 		_ = v.BindPFlag("report."+name, f.Lookup(name))
 	}
 	return cmd
+}
+
+// reportOut is the folder report writes: --out, the source tree's notebooks/
+// with --in-tree, otherwise a new temporary directory, so that a plain
+// `lab report` never rewrites checked-in pages.
+func reportOut(root, out string, inTree bool) (string, error) {
+	switch {
+	case out != "" && inTree:
+		return "", usageError{errors.New("--out and --in-tree both say where to write; give one")}
+	case inTree:
+		return filepath.Join(root, "notebooks"), nil
+	case out == "":
+		return os.MkdirTemp("", "lab-report-")
+	}
+	return filepath.Abs(out)
 }
 
 // notebookResult is one notebook's outcome.
@@ -227,7 +245,7 @@ func isMainPackage(path string) bool {
 func writeIndex(out string, known []string, command string, args []string) error {
 	var b strings.Builder
 	b.WriteString("# Notebooks\n\n")
-	b.WriteString("One experiment per folder: each `main.go` runs it and writes the folder's README.md with tables and SVG plots, measured against the memory-bandwidth floor of the same run. Rerun one with `go run ./notebooks/<name>` (add `--quick` for a smoke test), or all of them with `lab report`.\n\n")
+	b.WriteString("One experiment per folder: each `main.go` runs it and writes the folder's README.md with tables and SVG plots, measured against the memory-bandwidth floor of the same run. Rerun one with `go run ./notebooks/<name>` (add `--quick` for a smoke test), or all of them with `lab report --in-tree`.\n\n")
 	b.WriteString("| notebook | question | headline | generated |\n")
 	b.WriteString("|---|---|---|---|\n")
 	var missing []string
@@ -254,13 +272,13 @@ func writeIndex(out string, known []string, command string, args []string) error
 }
 
 // reportArgs are the arguments after "report", for the index's reproduce
-// line; --out, which only moves the pages, is dropped.
+// line; --out and --in-tree, which only move the pages, are dropped.
 func reportArgs(args []string) []string {
 	var out []string
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
-		case a == "report":
+		case a == "report" || a == "--in-tree" || strings.HasPrefix(a, "--in-tree="):
 			continue
 		case a == "--out" || a == "--config":
 			i++

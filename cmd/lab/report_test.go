@@ -78,3 +78,49 @@ func testReportUsage(t *testing.T, bin, wd string) {
 		t.Fatalf("outside the tree: exit %d, stderr %q", code, stderr)
 	}
 }
+
+// TestReportDefaultOut: without --out, report writes into a new temporary
+// directory and leaves the checked-in pages under notebooks/ as they were;
+// --in-tree is the one way into the tree, and it does not mix with --out.
+func TestReportDefaultOut(t *testing.T) {
+	bin := labBinary(t)
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree := filepath.Join(wd, "..", "..", "notebooks")
+	checkedIn := map[string][]byte{}
+	for _, p := range []string{"README.md", "registry-tour/README.md"} {
+		b, err := os.ReadFile(filepath.Join(tree, p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkedIn[p] = b
+	}
+	tmp := t.TempDir()
+	_, stderr, code := runWith(t, bin, wd, []string{"TMPDIR=" + tmp}, "", "report", "--quick", "registry-tour")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for p, want := range checkedIn {
+		if got, err := os.ReadFile(filepath.Join(tree, p)); err != nil || string(got) != string(want) {
+			t.Errorf("lab report without --out rewrote the checked-in notebooks/%s (%v)", p, err)
+		}
+	}
+	_, after, ok := strings.Cut(stderr, "report: wrote ")
+	index := strings.TrimSpace(after)
+	if !ok || !strings.HasPrefix(index, filepath.Join(tmp, "lab-report-")) || filepath.Base(index) != "README.md" {
+		t.Fatalf("report does not name an index in a new directory under %s:\n%s", tmp, stderr)
+	}
+	if err := notebook.Check(filepath.Join(filepath.Dir(index), "registry-tour")); err != nil {
+		t.Error(err)
+	}
+
+	_, stderr, code = run(t, bin, wd, "report", "--in-tree", "--out", t.TempDir(), "registry-tour")
+	if code != 2 || !strings.Contains(stderr, "--out and --in-tree both say where to write") {
+		t.Fatalf("--in-tree with --out: exit %d, stderr %q; want exit 2", code, stderr)
+	}
+	if got, err := reportOut("/src/lab", "", true); err != nil || got != filepath.Join("/src/lab", "notebooks") {
+		t.Errorf("--in-tree writes to %q (%v), want /src/lab/notebooks", got, err)
+	}
+}

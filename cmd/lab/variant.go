@@ -14,15 +14,17 @@ import (
 	"strings"
 
 	pvariant "github.com/apache/arrow-go/v18/parquet/variant"
+	"github.com/apache/iceberg-go"
 	pq "github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/format"
 	"github.com/spf13/cobra"
 	"github.com/spf13/viper"
 
-	"github.com/coltype-lab/lab/bench"
+	"github.com/coltype-lab/lab/data"
 	"github.com/coltype-lab/lab/data/jsonrow"
 	lparquet "github.com/coltype-lab/lab/formats/parquet"
 	"github.com/coltype-lab/lab/internal/safeopen"
+	"github.com/coltype-lab/lab/registry"
 	"github.com/coltype-lab/lab/variant"
 )
 
@@ -42,9 +44,14 @@ the column; or a Parquet file with a VARIANT column), runs the shredding
 analyzer on the first --rows values (Iceberg's inference buffer, default 100),
 prints per path the frequency, type histogram and admitted type (or why none),
 the shredded Parquet layout, and the file size with and without shredding
-(both written with zstd to temporary files).`,
+(both written with zstd to temporary files).
+
+--write writes the values, shredded, to a Parquet file with that one VARIANT
+column, named as in INPUT (--column, or the Parquet column read; "v" for
+whole JSON lines). An existing file is replaced only with --overwrite.`,
 		Example: `  lab variant analyze events.jsonl
   lab variant analyze events.jsonl --column payload --rows 1000 --write shredded.parquet
+  lab variant analyze events.jsonl --column payload --write shredded.parquet --overwrite
   lab variant analyze data.parquet --column var --json`,
 		Args: usageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -52,14 +59,17 @@ the shredded Parquet layout, and the file size with and without shredding
 			if rows <= 0 {
 				return usageError{fmt.Errorf("--rows must be positive, got %d", rows)}
 			}
-			return runVariantAnalyze(cmd.OutOrStdout(), args[0], v.GetString("variant.column"), rows, v.GetString("variant.write"), v.GetBool("variant.json"))
+			return runVariantAnalyze(cmd.OutOrStdout(), args[0], v.GetString("variant.column"), rows, variantWrite{
+				path: v.GetString("variant.write"), overwrite: v.GetBool("variant.overwrite"),
+			}, v.GetBool("variant.json"))
 		},
 	}
 	analyze.Flags().String("column", "", "JSON member or Parquet variant column to analyze (JSON Lines: default the whole line; Parquet: default the first VARIANT column)")
 	analyze.Flags().Int("rows", 100, "rows the analyzer infers the layout from (write.parquet.variant-inference-buffer-size)")
 	analyze.Flags().String("write", "", "write the values, shredded, to this Parquet file")
+	analyze.Flags().Bool("overwrite", false, "let --write replace an existing file")
 	analyze.Flags().Bool("json", false, "print the report as JSON")
-	for _, f := range []string{"column", "rows", "write", "json"} {
+	for _, f := range []string{"column", "rows", "write", "overwrite", "json"} {
 		_ = v.BindPFlag("variant."+f, analyze.Flags().Lookup(f))
 	}
 	cmd.AddCommand(analyze)
@@ -67,18 +77,23 @@ the shredded Parquet layout, and the file size with and without shredding
 }
 
 type variantAnalysis struct {
-	Input         string               `json:"input"`
-	Column        string               `json:"column,omitempty"`
-	Values        int                  `json:"values"`
-	Report        *variant.Report      `json:"report"`
-	Layout        string               `json:"layout"`
-	ParquetSchema string               `json:"parquet_schema"`
-	Sizes         map[string]int64     `json:"sizes_zstd"`
-	Written       string               `json:"written,omitempty"`
-	Paths         []variant.PathReport `json:"-"`
+	Input         string           `json:"input"`
+	Column        string           `json:"column,omitempty"`
+	Values        int              `json:"values"`
+	Report        *variant.Report  `json:"report"` // untagged: printed through snakeKeys
+	Layout        string           `json:"layout"`
+	ParquetSchema string           `json:"parquet_schema"`
+	Sizes         map[string]int64 `json:"sizes_zstd"`
+	Written       string           `json:"written,omitempty"`
 }
 
-func runVariantAnalyze(out io.Writer, input, column string, rows int, write string, asJSON bool) error {
+// variantWrite is where --write puts the shredded values.
+type variantWrite struct {
+	path      string
+	overwrite bool
+}
+
+func runVariantAnalyze(out io.Writer, input, column string, rows int, write variantWrite, asJSON bool) error {
 	values, column, err := readVariantInput(input, column)
 	if err != nil {
 		return err
@@ -90,7 +105,10 @@ func runVariantAnalyze(out io.Writer, input, column string, rows int, write stri
 	cfg.BufferRows = rows
 	layout, rep := variant.Analyze(values, cfg)
 	a := variantAnalysis{Input: input, Column: column, Values: len(values), Report: rep, Layout: layout.String(), Sizes: map[string]int64{}}
-	name := "v" // the column name of the files written below
+	name := column // the files below keep the column's name
+	if name == "" {
+		name = "v" // whole JSON lines have none
+	}
 	if layout != nil {
 		a.ParquetSchema = layout.ParquetSchema(name)
 	} else {
@@ -107,7 +125,7 @@ func runVariantAnalyze(out io.Writer, input, column string, rows int, write stri
 		props map[string]string
 	}{{"unshredded", nil}, {"shredded", shredProps}} {
 		path := filepath.Join(tmp, l.name+".parquet")
-		if err := bench.WriteVariantFile(path, values, l.props); err != nil {
+		if err := writeVariantColumn(path, name, values, l.props, false); err != nil {
 			return fmt.Errorf("write %s estimate: %w", l.name, err)
 		}
 		st, err := os.Stat(path)
@@ -116,14 +134,17 @@ func runVariantAnalyze(out io.Writer, input, column string, rows int, write stri
 		}
 		a.Sizes[l.name] = st.Size()
 	}
-	if write != "" {
-		if err := bench.WriteVariantFile(write, values, shredProps); err != nil {
-			return fmt.Errorf("write %s: %w", write, err)
+	if write.path != "" {
+		if err := writeVariantColumn(write.path, name, values, shredProps, write.overwrite); err != nil {
+			if errors.Is(err, registry.ErrFileExists) {
+				return fmt.Errorf("--write %s already exists; pass --overwrite to replace it", write.path)
+			}
+			return fmt.Errorf("--write %s: %w", write.path, err)
 		}
-		a.Written = write
+		a.Written = write.path
 	}
 	if asJSON {
-		return writeJSON(out, a)
+		return writeJSON(out, snakeKeys(a))
 	}
 	fmt.Fprintf(out, "%s: %d values; layout inferred from %d rows (%d non-null)\n\n", input, len(values), rep.Rows, rep.NonNull)
 	fmt.Fprintf(out, "%-32s %6s %5s  %-34s %s\n", "path", "rows", "freq", "types", "admitted / reason")
@@ -139,10 +160,43 @@ func runVariantAnalyze(out io.Writer, input, column string, rows int, write stri
 	fmt.Fprintf(out, "\nshredded layout: %s\n%s\n", a.Layout, a.ParquetSchema)
 	un, sh := a.Sizes["unshredded"], a.Sizes["shredded"]
 	fmt.Fprintf(out, "size (zstd): unshredded %d bytes, shredded %d bytes (%.2f×)\n", un, sh, float64(sh)/float64(max(un, 1)))
-	if write != "" {
-		fmt.Fprintf(out, "wrote %s\n", write)
+	if write.path != "" {
+		fmt.Fprintf(out, "wrote %s\n", write.path)
 	}
 	return nil
+}
+
+// writeVariantColumn writes values as the one VARIANT column name of a
+// Parquet file at path through the registry (zstd, its default); a zero
+// Value writes a null. Without overwrite an existing file is
+// registry.ErrFileExists.
+func writeVariantColumn(path, name string, values []pvariant.Value, props map[string]string, overwrite bool) error {
+	schema := iceberg.NewSchema(0, iceberg.NestedField{ID: 1, Name: name, Type: iceberg.VariantType{}})
+	b, err := registry.DataWriteBuilder[*data.Record](registry.PARQUET, registry.LocalOutput(path))
+	if err != nil {
+		return err
+	}
+	b.Schema(schema).SetAll(props)
+	if overwrite {
+		b.Overwrite()
+	}
+	w, err := b.Build()
+	if err != nil {
+		return err
+	}
+	rec := data.NewRecord(schema)
+	for _, v := range values {
+		if v.Bytes() == nil {
+			rec.Set(0, nil)
+		} else {
+			rec.Set(0, v)
+		}
+		if err := w.Write(rec); err != nil {
+			_ = w.Abort()
+			return err
+		}
+	}
+	return w.Close()
 }
 
 func typeHistogram(types map[string]int) string {
@@ -164,12 +218,16 @@ func readVariantInput(input, column string) ([]pvariant.Value, string, error) {
 		return nil, "", err
 	}
 	defer f.Close()
-	magic := make([]byte, 4)
-	if n, _ := io.ReadFull(f, magic); n == 4 && string(magic) == "PAR1" {
+	// The registry knows every imported format's magic; anything it does
+	// not recognise is read as JSON Lines.
+	switch format, err := registry.DetectFormat(f); {
+	case errors.Is(err, registry.ErrUnknownFormat):
+	case err != nil:
+		return nil, "", fmt.Errorf("%s: %w", input, err)
+	case format == registry.PARQUET:
 		return readVariantParquet(f, input, column)
-	}
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return nil, "", err
+	default:
+		return nil, "", fmt.Errorf("%s starts with the magic of format %s; lab variant reads Parquet or JSON Lines", input, format)
 	}
 	var values []pvariant.Value
 	sc := bufio.NewScanner(f)

@@ -28,7 +28,7 @@ func TestVariantAnalyzeCLI(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	for _, want := range []string{"$.mixed", "mixed types", "$.tags[]", "optional group v (VARIANT(1))", "typed_value", "size (zstd): unshredded", "wrote " + out} {
+	for _, want := range []string{"$.mixed", "mixed types", "$.tags[]", "optional group payload (VARIANT(1))", "typed_value", "size (zstd): unshredded", "wrote " + out} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("output lacks %q:\n%s", want, stdout)
 		}
@@ -49,6 +49,42 @@ func TestVariantAnalyzeCLI(t *testing.T) {
 	if got.Values != 300 || !strings.Contains(got.Layout, "name:string") || got.Sizes["shredded"] == 0 {
 		t.Errorf("JSON report %+v", got)
 	}
+	// --write refuses an existing file unless --overwrite, and the file
+	// keeps the column's name: payload, not the estimates' "v".
+	existing := filepath.Join(dir, "existing.parquet")
+	const before = "someone's file"
+	if err := os.WriteFile(existing, []byte(before), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, code = run(t, bin, dir, "variant", "analyze", in, "--column", "payload", "--write", existing)
+	if code != 1 || !strings.Contains(stderr, "--write "+existing+" already exists; pass --overwrite to replace it") {
+		t.Errorf("existing --write file: exit %d, stderr %q; want exit 1 naming it and --overwrite", code, stderr)
+	}
+	if after, err := os.ReadFile(existing); err != nil || string(after) != before {
+		t.Errorf("the refused --write changed %s to %q (%v)", existing, after, err)
+	}
+	if _, stderr, code = run(t, bin, dir, "variant", "analyze", in, "--column", "payload", "--rows", "50", "--write", existing, "--overwrite"); code != 0 {
+		t.Fatalf("--overwrite: exit %d: %s", code, stderr)
+	}
+	if after, _ := os.ReadFile(existing); string(after) != string(mustRead(t, out)) {
+		t.Error("--overwrite did not replace the file with the same shredded file as a fresh --write")
+	}
+	stdout, stderr, code = run(t, bin, dir, "schema", out)
+	if code != 0 {
+		t.Fatalf("lab schema %s: exit %d: %s", out, code, stderr)
+	}
+	var schema struct {
+		Fields []struct {
+			Name string `json:"name"`
+			Type any    `json:"type"`
+		} `json:"fields"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &schema); err != nil {
+		t.Fatalf("%v\n%s", err, stdout)
+	}
+	if len(schema.Fields) != 1 || schema.Fields[0].Name != "payload" || schema.Fields[0].Type != "variant" {
+		t.Errorf("written file's schema %+v, want the one variant column payload", schema.Fields)
+	}
 	// Usage errors exit 2.
 	if _, _, code := run(t, bin, dir, "variant", "analyze"); code != 2 {
 		t.Errorf("no INPUT: exit %d, want 2", code)
@@ -59,4 +95,13 @@ func TestVariantAnalyzeCLI(t *testing.T) {
 	if _, _, code := run(t, bin, dir, "variant", "analyze", filepath.Join(dir, "missing.jsonl")); code == 0 {
 		t.Error("missing input: exit 0")
 	}
+}
+
+func mustRead(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

@@ -68,7 +68,7 @@ func TestPositionDeletes(t *testing.T) {
 		!strings.Contains(err.Error(), path) {
 		t.Errorf("out-of-order delete: err = %v", err)
 	}
-	if err := w.Write(data.PositionDelete{FilePath: "s3://b/data/ü.parquet", Pos: -1}); err == nil || !strings.Contains(err.Error(), "pos (id 2147483545)") {
+	if err := w.Write(data.PositionDelete{FilePath: "s3://b/data/ü.parquet", Pos: -1}); err == nil || !strings.Contains(err.Error(), "pos -1 is negative") {
 		t.Errorf("negative position: err = %v", err)
 	}
 	if err := w.Close(); err != nil {
@@ -193,12 +193,12 @@ func TestEqualityDeleteMetadata(t *testing.T) {
 	assertRows(t, mustRead(t, path, nil), rows)
 }
 
-// TestPositionDeleteAppenderOrder checks the model's own ordering check,
-// which holds for callers that use the appender without the registry's
-// PositionDeleteWriter.
+// TestPositionDeleteAppenderOrder checks the model's ordering check (the
+// registry adapter's), which holds for callers that use the appender
+// without the registry's PositionDeleteWriter.
 func TestPositionDeleteAppenderOrder(t *testing.T) {
 	path := tempPath(t, "appender.avro")
-	a, err := avro.PositionDeleteModel{}.NewAppender(registry.LocalOutput(path), registry.WriteOptions{})
+	a, err := avro.PositionDeleteModel.NewAppender(registry.LocalOutput(path), registry.WriteOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -207,7 +207,7 @@ func TestPositionDeleteAppenderOrder(t *testing.T) {
 	}
 	for _, d := range []data.PositionDelete{{FilePath: "b", Pos: 2}, {FilePath: "a", Pos: 9}} {
 		err := a.Add(d)
-		want := fmt.Sprintf(`position delete (file_path %q, pos %d) is out of order after (file_path "b", pos 3)`, d.FilePath, d.Pos)
+		want := fmt.Sprintf(`position delete {file_path: %q, pos: %d} is out of order after {file_path: "b", pos: 3}`, d.FilePath, d.Pos)
 		if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), path) {
 			t.Errorf("Add(%s): err = %v, want %q", d, err, want)
 		}

@@ -114,14 +114,8 @@ func (se *structEncoder) encodeRecord(buf []byte, v any) ([]byte, error) {
 	return se.encodeValues(buf, rec)
 }
 
-// fieldValues are a struct's values by position: a *data.Record, or a
-// valueSlice the position-delete writer fills.
+// fieldValues are a struct's values by position (a *data.Record).
 type fieldValues interface{ Get(pos int) any }
-
-// valueSlice is a []any read by position.
-type valueSlice []any
-
-func (v valueSlice) Get(pos int) any { return v[pos] }
 
 func (se *structEncoder) encodeValues(buf []byte, values fieldValues) ([]byte, error) {
 	var err error

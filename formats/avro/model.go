@@ -64,9 +64,14 @@ const (
 	IsDeletedFieldID   = registry.IsDeletedFieldID
 )
 
+// Magic is what every Avro object container file starts with ("Obj" and
+// version 1).
+const Magic = "Obj\x01"
+
 func init() {
+	registry.MustRegisterMagic(registry.AVRO, Magic)
 	registry.MustRegister(GenericModel{})
-	registry.MustRegister(PositionDeleteModel{})
+	registry.MustRegister(PositionDeleteModel)
 }
 
 // GenericModel reads and writes *data.Record rows.
@@ -88,7 +93,7 @@ func (GenericModel) NewReader(in registry.InputFile, opts registry.ReadOptions) 
 	if err := registry.RefuseReadOptions(GenericModelName, opts); err != nil {
 		return nil, fmt.Errorf("read %s: %w", in.Location, err)
 	}
-	fr, err := openRecordReader(in, opts, nil)
+	fr, err := openRecordReader(in, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -119,48 +124,12 @@ func (GenericModel) NewAppender(out registry.OutputFile, opts registry.WriteOpti
 	return &recordAppender{w: w, enc: enc}, nil
 }
 
-// PositionDeleteModel reads and writes position deletes.
-type PositionDeleteModel struct{}
-
-var _ registry.FormatModel[data.PositionDelete] = PositionDeleteModel{}
-
-func (PositionDeleteModel) Name() string                { return PositionDeleteModelName }
-func (PositionDeleteModel) Format() registry.FileFormat { return registry.AVRO }
-func (PositionDeleteModel) RowType() reflect.Type       { return reflect.TypeFor[data.PositionDelete]() }
-
-// NewReader opens a position-delete file. Without a projection it reads
-// file_path, pos and, when the file has it, row.
-// An engine projection and the decryption settings are refused, naming the model.
-func (PositionDeleteModel) NewReader(in registry.InputFile, opts registry.ReadOptions) (r registry.Reader[data.PositionDelete], err error) {
-	defer recoverTo(&err, "read "+in.Location)
-	if err := registry.RefuseReadOptions(PositionDeleteModelName, opts); err != nil {
-		return nil, fmt.Errorf("read %s: %w", in.Location, err)
-	}
-	return openPositionDeleteReader(in, opts)
-}
-
-// NewAppender starts a position-delete file. opts.Schema defaults to
-// data.PositionDeleteSchema(); a schema with the row column writes rows too.
-// An engine schema and the encryption settings are refused, naming the model.
-func (PositionDeleteModel) NewAppender(out registry.OutputFile, opts registry.WriteOptions) (a registry.FileAppender[data.PositionDelete], err error) {
-	defer recoverTo(&err, "write "+out.Location)
-	if err := registry.RefuseWriteOptions(PositionDeleteModelName, opts); err != nil {
-		return nil, fmt.Errorf("write %s: %w", out.Location, err)
-	}
-	if opts.Schema == nil {
-		opts.Schema = data.PositionDeleteSchema()
-	}
-	st := opts.Schema.AsStruct()
-	enc, err := newPositionDeleteEncoder(&st)
-	if err != nil {
-		return nil, fmt.Errorf("write %s: %w", out.Location, err)
-	}
-	w, err := newOCFWriter(out, opts)
-	if err != nil {
-		return nil, err
-	}
-	return &positionDeleteAppender{w: w, enc: enc}, nil
-}
+// PositionDeleteModel reads and writes position deletes through the
+// registry's one position-delete adapter over GenericModel. Without a
+// projection it reads file_path, pos and, when the file has it, row; a
+// schema with the row column writes rows too. Its schema, order and pos
+// rules are the registry's (registry.PositionDeleteModel).
+var PositionDeleteModel = registry.NewPositionDeleteModel(PositionDeleteModelName, GenericModel{})
 
 // recoverTo turns a panic at an API boundary into an error naming what was
 // being done: bad input must never crash the caller.

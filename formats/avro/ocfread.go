@@ -24,7 +24,7 @@ const syncSize = 16
 // writers with far larger sync intervals.
 const defaultMaxBlockBytes = 256 << 20
 
-var magic = []byte{'O', 'b', 'j', 1}
+var magic = []byte(Magic)
 
 // ocfHeader is a container file's header.
 type ocfHeader struct {

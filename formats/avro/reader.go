@@ -31,10 +31,8 @@ type fileReader struct {
 	closed   bool
 }
 
-// openRecordReader opens in and plans the read. project, when non-nil,
-// derives the schema to read from the file's own (used by position deletes).
-func openRecordReader(in registry.InputFile, opts registry.ReadOptions,
-	project func(file *iceberg.Schema) (*iceberg.Schema, error)) (*fileReader, error) {
+// openRecordReader opens in and plans the read.
+func openRecordReader(in registry.InputFile, opts registry.ReadOptions) (*fileReader, error) {
 	if opts.RecordsPerBatch > 0 {
 		// As Iceberg's AvroFormatModel: the Avro reader is row-based.
 		return nil, fmt.Errorf("read %s: batch reading is not supported by the Avro reader (records per batch %d)", in.Location, opts.RecordsPerBatch)
@@ -43,7 +41,7 @@ func openRecordReader(in registry.InputFile, opts registry.ReadOptions,
 	if err != nil {
 		return nil, err
 	}
-	fr, err := planRead(c, opts, project)
+	fr, err := planRead(c, opts)
 	if err != nil {
 		c.close()
 		return nil, fmt.Errorf("read %s: %w", in.Location, err)
@@ -51,7 +49,7 @@ func openRecordReader(in registry.InputFile, opts registry.ReadOptions,
 	return fr, nil
 }
 
-func planRead(c *container, opts registry.ReadOptions, project func(*iceberg.Schema) (*iceberg.Schema, error)) (*fileReader, error) {
+func planRead(c *container, opts registry.ReadOptions) (*fileReader, error) {
 	if c.schema.Type() != hamba.Record {
 		return nil, fmt.Errorf("the file's Avro schema is %s, not a record", c.schema.Type())
 	}
@@ -70,27 +68,19 @@ func planRead(c *container, opts registry.ReadOptions, project func(*iceberg.Sch
 		return nil, err
 	}
 	schema := opts.Projection
-	if schema == nil && project == nil && opts.NameMapping == nil {
+	if schema == nil && opts.NameMapping == nil {
 		// Read whole: every field appears, or the read fails naming it.
 		if where, why, bad := root.unreadable(""); bad {
 			return nil, fmt.Errorf("field %s: %s; the file cannot be read whole: read it through a projection, or a name mapping that leaves the field out (lab read --name-mapping)", where, why)
 		}
 	}
-	if schema == nil || project != nil {
+	if schema == nil {
 		t, _, ok := root.icebergType()
 		st, isStruct := t.(*iceberg.StructType)
 		if !ok || !isStruct {
 			return nil, errors.New("the file's Avro schema has no field Iceberg can represent: set a name mapping or a projection")
 		}
-		fileSchema := iceberg.NewSchema(0, st.FieldList...)
-		if schema == nil {
-			schema = fileSchema
-		}
-		if project != nil {
-			if schema, err = project(fileSchema); err != nil {
-				return nil, err
-			}
-		}
+		schema = iceberg.NewSchema(0, st.FieldList...)
 	}
 	p := &planner{constants: map[int]any{}}
 	for id, v := range opts.IDToConstant {
@@ -205,71 +195,8 @@ func (rr *recordReader) Next() (*data.Record, error) {
 
 func (rr *recordReader) Close() error { return rr.r.close() }
 
-// Schema is the schema of the records the reader returns.
+// Schema is the schema of the records the reader returns (SchemaReader):
+// the projection, or the file's own schema.
 func (rr *recordReader) Schema() *iceberg.Schema { return rr.r.schema }
 
-// positionDeleteReader maps rows of the delete schema to PositionDelete.
-type positionDeleteReader struct {
-	r               *fileReader
-	pathPos, posPos int
-	rowPos          int
-}
-
-func openPositionDeleteReader(in registry.InputFile, opts registry.ReadOptions) (registry.Reader[data.PositionDelete], error) {
-	var project func(*iceberg.Schema) (*iceberg.Schema, error)
-	if opts.Projection == nil {
-		// Read file_path, pos and the row column when the file has one.
-		project = func(file *iceberg.Schema) (*iceberg.Schema, error) {
-			fields := data.PositionDeleteSchema().Fields()
-			if row, ok := file.FindFieldByID(data.DeleteFileRowID); ok {
-				fields = append(fields, row)
-			}
-			return iceberg.NewSchema(0, fields...), nil
-		}
-	}
-	fr, err := openRecordReader(in, opts, project)
-	if err != nil {
-		return nil, err
-	}
-	pr := &positionDeleteReader{r: fr, pathPos: -1, posPos: -1, rowPos: -1}
-	for i, f := range fr.schema.Fields() {
-		switch f.ID {
-		case data.DeleteFilePathID:
-			pr.pathPos = i
-		case data.DeleteFilePosID:
-			pr.posPos = i
-		case data.DeleteFileRowID:
-			pr.rowPos = i
-		}
-	}
-	if pr.pathPos < 0 || pr.posPos < 0 {
-		fr.close()
-		return nil, fmt.Errorf("read %s: a position-delete projection needs file_path (id %d) and pos (id %d)",
-			in.Location, data.DeleteFilePathID, data.DeleteFilePosID)
-	}
-	return pr, nil
-}
-
-func (pr *positionDeleteReader) Next() (data.PositionDelete, error) {
-	var reuse *data.Record
-	if pr.r.reuse {
-		reuse = pr.r.last
-	}
-	rec, err := pr.r.next(reuse)
-	if err != nil {
-		return data.PositionDelete{}, err
-	}
-	pr.r.last = rec
-	path, ok1 := rec.Get(pr.pathPos).(string)
-	pos, ok2 := rec.Get(pr.posPos).(int64)
-	if !ok1 || !ok2 {
-		return data.PositionDelete{}, fmt.Errorf("read %s: position delete with null file_path or pos", pr.r.c.location)
-	}
-	d := data.PositionDelete{FilePath: path, Pos: pos}
-	if pr.rowPos >= 0 {
-		d.Row, _ = rec.Get(pr.rowPos).(*data.Record)
-	}
-	return d, nil
-}
-
-func (pr *positionDeleteReader) Close() error { return pr.r.close() }
+var _ registry.SchemaReader = (*recordReader)(nil)

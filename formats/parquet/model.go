@@ -14,9 +14,13 @@ const (
 	PositionDeleteModelName = "parquet-position-delete"
 )
 
+// Magic is what every Parquet file starts (and ends) with.
+const Magic = "PAR1"
+
 func init() {
+	registry.MustRegisterMagic(registry.PARQUET, Magic)
 	registry.MustRegister(RecordModel{})
-	registry.MustRegister(PositionDeleteModel{})
+	registry.MustRegister(PositionDeleteModel)
 }
 
 // RecordModel reads and writes *data.Record rows in Parquet files.
@@ -56,31 +60,12 @@ func (RecordModel) NewAppender(out registry.OutputFile, opts registry.WriteOptio
 	return a, nil
 }
 
-// PositionDeleteModel reads and writes position deletes: (file_path, pos)
-// and, when the schema has it, the deprecated row column.
-type PositionDeleteModel struct{}
+// PositionDeleteModel reads and writes position deletes through the
+// registry's one position-delete adapter over RecordModel: (file_path, pos)
+// and, when the schema has it, the deprecated row column. Its schema, order
+// and pos rules are the registry's (registry.PositionDeleteModel).
+var PositionDeleteModel = registry.NewPositionDeleteModel(PositionDeleteModelName, RecordModel{})
 
-var _ registry.FormatModel[data.PositionDelete] = PositionDeleteModel{}
-
-func (PositionDeleteModel) Name() string                { return PositionDeleteModelName }
-func (PositionDeleteModel) Format() registry.FileFormat { return registry.PARQUET }
-func (PositionDeleteModel) RowType() reflect.Type       { return reflect.TypeFor[data.PositionDelete]() }
-
-// NewReader reads position deletes from in. An engine projection and the
-// decryption settings are refused, naming the model.
-func (PositionDeleteModel) NewReader(in registry.InputFile, opts registry.ReadOptions) (registry.Reader[data.PositionDelete], error) {
-	if err := registry.RefuseReadOptions(PositionDeleteModelName, opts); err != nil {
-		return nil, fmt.Errorf("parquet file %s: %w", in.Location, err)
-	}
-	return newPositionDeleteReader(in, opts)
-}
-
-// NewAppender starts a position-delete file at out. An engine schema (Java's
-// Parquet model: "Position deletes with schema are not supported by the
-// API") and the encryption settings are refused, naming the model.
-func (PositionDeleteModel) NewAppender(out registry.OutputFile, opts registry.WriteOptions) (registry.FileAppender[data.PositionDelete], error) {
-	if err := registry.RefuseWriteOptions(PositionDeleteModelName, opts); err != nil {
-		return nil, fmt.Errorf("parquet file %s: %w", out.Location, err)
-	}
-	return newPositionDeleteAppender(out, opts)
-}
+// The record reader reports the schema it reads (the projection, or the
+// file's own), which the position-delete adapter and lab read rely on.
+var _ registry.SchemaReader = (*recordReader)(nil)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -12,6 +13,8 @@ import (
 	"time"
 
 	"gonum.org/v1/plot"
+
+	"github.com/coltype-lab/lab/internal/publish"
 )
 
 // Report is one notebook's page: a title, the question the experiment
@@ -175,27 +178,13 @@ func (r *Report) write(dir string, s Summary, m Machine) error {
 	return writeFileAtomic(filepath.Join(dir, "README.md"), page)
 }
 
-// writeFileAtomic replaces path only once the new bytes are complete, so a
-// failed run never leaves half a page.
+// writeFileAtomic replaces path only once the new bytes are complete and
+// synced, so a failed run never leaves half a page.
 func writeFileAtomic(path string, b []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
+	return publish.Publish(path, true, func(w io.Writer) error {
+		_, err := w.Write(b)
 		return err
-	}
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	})
 }
 
 func escapeAlt(s string) string {

@@ -57,5 +57,7 @@
 // adjusted to UTC), strings quoted as Go string literals, UUIDs in their
 // canonical form, and anything else (or any value whose length does not fit
 // its type) as 0x-prefixed hex. Long values are cut to Options.MaxValueLen
-// with "…" appended.
+// with "…" appended, unless Options.FullStatistics keeps them whole (what lab
+// inspect --json does); the text view cuts them further, to 36 columns
+// ending in the value's length.
 package inspect

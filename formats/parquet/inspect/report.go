@@ -4,6 +4,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -31,6 +32,10 @@ type Options struct {
 	// read by programs (an Iceberg schema, an Arrow schema), which a cut
 	// value breaks.
 	FullKeyValue bool
+	// FullStatistics keeps statistics min and max whole, for the same
+	// readers: a VECTOR bound is thousands of bytes. The text view cuts
+	// them to its own width either way.
+	FullStatistics bool
 	// RowGroups selects the row groups the report holds; the zero value is
 	// the first DefaultRowGroups. Inspect decodes no others: a footer of
 	// 100,000 row groups costs what is printed, plus one walk over its bytes.
@@ -281,6 +286,10 @@ type Statistics struct {
 	// LegacyMinMax is set when min and max come from the deprecated
 	// min/max fields (signed byte-wise order, unreliable for strings).
 	LegacyMinMax bool `json:"legacy_min_max,omitempty"`
+
+	// minBytes and maxBytes are the encoded values' lengths, which the
+	// text view states when it cuts a value.
+	minBytes, maxBytes int
 }
 
 // KeyValue is one key/value metadata entry.
@@ -781,11 +790,15 @@ func (b *builder) statistics(s *footer.Statistics, phys format.Type, leaf *Node)
 		minB, maxB = s.Min, s.Max
 		out.LegacyMinMax = true
 	}
+	maxLen := b.opts.MaxValueLen
+	if b.opts.FullStatistics {
+		maxLen = math.MaxInt
+	}
 	if minB != nil {
-		out.Min = formatValue(el, minB, b.opts.MaxValueLen)
+		out.Min, out.minBytes = formatValue(el, minB, maxLen), len(minB)
 	}
 	if maxB != nil {
-		out.Max = formatValue(el, maxB, b.opts.MaxValueLen)
+		out.Max, out.maxBytes = formatValue(el, maxB, maxLen), len(maxB)
 	}
 	return out
 }

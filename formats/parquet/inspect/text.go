@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"unicode/utf8"
 )
 
 // WriteText renders the report for people: a header, the schema tree, the
@@ -47,11 +48,20 @@ func (r *Report) WriteText(w io.Writer) error {
 
 	fmt.Fprintf(ew, "\nschema\n")
 	tw = table(ew)
-	fmt.Fprintf(tw, "  name\trepetition\ttype\tannotation\tdetails\n")
+	// Annotation and details share the last cell: one node's long
+	// annotation (a VECTOR's parameters) and another's long details would
+	// otherwise add up to a line wider than either.
+	fmt.Fprintf(tw, "  name\trepetition\ttype\tannotation; details\n")
 	var walk func(n *Node, depth int)
 	walk = func(n *Node, depth int) {
-		fmt.Fprintf(tw, "  %s%s\t%s\t%s\t%s\t%s\n", strings.Repeat("  ", depth), n.Name,
-			dash(strings.ToLower(n.Repetition)), dash(nodeType(n)), dash(annotationText(n)), nodeDetails(n))
+		last := annotationText(n)
+		if d := nodeDetails(n); d != "" && last != "" {
+			last += "; " + d
+		} else if d != "" {
+			last = d
+		}
+		fmt.Fprintf(tw, "  %s%s\t%s\t%s\t%s\n", strings.Repeat("  ", depth), n.Name,
+			dash(strings.ToLower(n.Repetition)), dash(nodeType(n)), dash(last))
 		for _, c := range n.Children {
 			walk(c, depth+1)
 		}
@@ -99,34 +109,49 @@ func (r *Report) WriteText(w io.Writer) error {
 			fmt.Fprintf(ew, ", ordinal %d", *rg.Ordinal)
 		}
 		fmt.Fprintln(ew)
+		// Statistics get a table of their own: with the sizes on one line a
+		// chunk does not fit a terminal, whatever its bounds are cut to.
 		tw = table(ew)
-		fmt.Fprintf(tw, "  column\ttype\tcodec\tencodings\tvalues\tcompressed\tuncompressed\tnulls\tmin\tmax\tpage index\tbloom\n")
+		fmt.Fprintf(tw, "  column\ttype\tcodec\tencodings\tvalues\tcompressed\tuncompressed\tpage index\tbloom\n")
+		var withStats []ColumnChunk
 		for _, c := range rg.Columns {
 			if c.NoMetaData {
 				state := "no metadata"
 				if c.Encrypted {
 					state = "encrypted column metadata"
 				}
-				fmt.Fprintf(tw, "  ?\t%s\t\t\t\t\t\t\t\t\t%s\t\n", state, pageIndex(c))
+				fmt.Fprintf(tw, "  ?\t%s\t\t\t\t\t\t%s\t\n", state, pageIndex(c))
 				continue
 			}
-			nulls, minV, maxV := "-", "-", "-"
-			if s := c.Statistics; s != nil {
-				if s.NullCount != nil {
-					nulls = strconv.FormatInt(*s.NullCount, 10)
-				}
-				minV, maxV = dash(s.Min), dash(s.Max)
-				if s.LegacyMinMax {
-					minV, maxV = minV+" (legacy)", maxV+" (legacy)"
-				}
+			if c.Statistics != nil {
+				withStats = append(withStats, c)
 			}
 			bloom := "-"
 			if c.BloomFilter != nil {
 				bloom = fmt.Sprintf("@%d", c.BloomFilter.Offset)
 			}
-			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\n", strings.Join(c.Path, "."),
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%d\t%d\t%d\t%s\t%s\n", strings.Join(c.Path, "."),
 				c.PhysicalType, c.Codec, strings.Join(c.Encodings, ","), c.NumValues,
-				c.TotalCompressedSize, c.TotalUncompressedSize, nulls, minV, maxV, pageIndex(c), bloom)
+				c.TotalCompressedSize, c.TotalUncompressedSize, pageIndex(c), bloom)
+		}
+		tw.Flush()
+		if len(withStats) == 0 {
+			continue
+		}
+		fmt.Fprintf(ew, "  statistics\n")
+		tw = table(ew)
+		fmt.Fprintf(tw, "    column\tnulls\tmin\tmax\n")
+		for _, c := range withStats {
+			s := c.Statistics
+			nulls := "-"
+			if s.NullCount != nil {
+				nulls = strconv.FormatInt(*s.NullCount, 10)
+			}
+			minV, maxV := dash(textValue(s.Min, s.minBytes)), dash(textValue(s.Max, s.maxBytes))
+			if s.LegacyMinMax {
+				minV, maxV = minV+" (legacy)", maxV+" (legacy)"
+			}
+			fmt.Fprintf(tw, "    %s\t%s\t%s\t%s\n", strings.Join(c.Path, "."), nulls, minV, maxV)
 		}
 		tw.Flush()
 	}
@@ -187,6 +212,30 @@ func (r *Report) omittedLine() string {
 	}
 	return fmt.Sprintf("%s %s not shown (%d of %d): --row-groups all shows every one, --row-groups FIRST-LAST a range",
 		noun, strings.Join(parts, " and "), r.RowGroupsOmitted, r.NumRowGroups)
+}
+
+// textValueWidth is the most columns a statistics value takes in the text
+// view: two of them and a column path fit a terminal line.
+const textValueWidth = 36
+
+// textValue cuts a statistics rendering longer than textValueWidth to its
+// start and the encoded length, e.g. "0x00000000000000000000… (3072 bytes)":
+// a VECTOR bound in hex is thousands of columns. Hex keeps whole bytes.
+// n is the encoded length; 0 (a report read back from JSON) leaves it out.
+func textValue(s string, n int) string {
+	if utf8.RuneCountInString(s) <= textValueWidth {
+		return s
+	}
+	suffix := "…"
+	if n > 0 {
+		suffix = fmt.Sprintf("… (%d bytes)", n)
+	}
+	keep := textValueWidth - utf8.RuneCountInString(suffix)
+	if strings.HasPrefix(s, "0x") {
+		keep -= keep % 2 // "0x" and pairs of digits
+	}
+	cut, _ := truncate(s, keep)
+	return strings.TrimSuffix(cut, "…") + suffix
 }
 
 func table(w io.Writer) *tabwriter.Writer { return tabwriter.NewWriter(w, 0, 4, 2, ' ', 0) }
