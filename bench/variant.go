@@ -94,7 +94,9 @@ type DuckDBVariantResult struct {
 	Schema     []string            `json:"schema"`
 	Files      []DuckDBVariantFile `json:"files"`
 	Error      string              `json:"-"`
-	FileBytes  int64               `json:"-"`
+	// Missing says DuckDB is not installed here (Error says why).
+	Missing   bool  `json:"-"`
+	FileBytes int64 `json:"-"`
 }
 
 // VariantBenchReport is the benchmark's outcome.
@@ -107,10 +109,15 @@ type VariantBenchReport struct {
 	// PathSpeedup is unshredded path time over shredded path time: a
 	// shredded integer path against decoding whole variants.
 	PathSpeedup float64
-	// FilterThreshold is the selective filter's literal.
+	// FilterThreshold is the selective filter's literal; FilterWant the
+	// rows at or above it, counted on the generated values.
 	FilterThreshold int64
-	DuckDB          DuckDBVariantResult
-	Load            string // /proc/loadavg at the start and the end
+	FilterWant      int
+	// PathSum is the sum of VariantBenchPath over the generated values,
+	// which DuckDB's one-path read must reproduce.
+	PathSum int64
+	DuckDB  DuckDBVariantResult
+	Load    string // /proc/loadavg at the start and the end
 }
 
 // EventLogVariants generates n event-log variants, deterministic for seed:
@@ -281,11 +288,19 @@ func RunVariantBench(cfg VariantBenchConfig) (rep *VariantBenchReport, err error
 	}
 	rep.FilterThreshold = 1_700_000_000_000_000 + int64(float64(cfg.Rows)*(1-VariantBenchFilterShare))*1_000_000
 	wantCount := 0
-	for _, v := range values {
+	wantPath := make([]int64, len(values))
+	for i, v := range values {
 		if x, ok := lookupInt(v, "ts"); ok && x >= rep.FilterThreshold {
 			wantCount++
 		}
+		x, ok := lookupInt(v, "user", "id")
+		if !ok {
+			return nil, fmt.Errorf("generated event %d has no integer %s", i, VariantBenchPath)
+		}
+		wantPath[i] = x
+		rep.PathSum += x
 	}
+	rep.FilterWant = wantCount
 	var paths [][]pvariant.Value
 	for _, l := range layouts {
 		res := VariantBenchResult{Layout: l.name}
@@ -310,6 +325,14 @@ func RunVariantBench(cfg VariantBenchConfig) (rep *VariantBenchReport, err error
 			return nil, fmt.Errorf("path read %s: %w", l.name, err)
 		}
 		res.PathChunks, res.PathShredded = pr.ColumnChunks, pr.FallbackGroups == 0
+		if len(pr.Values) != len(values) {
+			return nil, fmt.Errorf("%s: ReadVariantPath %s read %d values, want %d", l.name, VariantBenchPath, len(pr.Values), len(values))
+		}
+		for i, v := range pr.Values {
+			if x, ok := lookupInt(v); !ok || x != wantPath[i] {
+				return nil, fmt.Errorf("%s: ReadVariantPath %s row %d: %v, want %d", l.name, VariantBenchPath, i, v, wantPath[i])
+			}
+		}
 		paths = append(paths, pr.Values)
 		var proj []int32
 		if res.ProjSeconds, err = variantTimed(cfg.Runs, func() error {
@@ -319,10 +342,12 @@ func RunVariantBench(cfg VariantBenchConfig) (rep *VariantBenchReport, err error
 		}); err != nil {
 			return nil, fmt.Errorf("projected path read %s: %w", l.name, err)
 		}
+		if len(proj) != len(values) {
+			return nil, fmt.Errorf("%s: projected %s: %d rows, want %d", l.name, VariantBenchPath, len(proj), len(values))
+		}
 		for i, x := range proj {
-			want, ok := lookupInt(values[i], "user", "id")
-			if !ok || int64(x) != want {
-				return nil, fmt.Errorf("%s: projected %s row %d: %d, want %d", l.name, VariantBenchPath, i, x, want)
+			if int64(x) != wantPath[i] {
+				return nil, fmt.Errorf("%s: projected %s row %d: %d, want %d", l.name, VariantBenchPath, i, x, wantPath[i])
 			}
 		}
 		if l.name == "shredded" {
@@ -343,14 +368,26 @@ func RunVariantBench(cfg VariantBenchConfig) (rep *VariantBenchReport, err error
 		}
 		res.FilterCount, res.FilterBytes, res.FilterGroups, res.Warnings = fr.count, fr.bytes, fr.groups, fr.warnings
 		counter := &countingIO{}
-		if err := readAllVariantsFrom(registry.InputFile{FS: counter, Location: path}, len(values)); err != nil {
-			return nil, err
+		if err := readAllVariantsFrom(registry.InputFile{FS: counter, Location: path}, len(values), values); err != nil {
+			return nil, fmt.Errorf("%s: full read: %w", l.name, err)
 		}
 		res.FullBytes = counter.n.Load()
 		rep.Results = append(rep.Results, res)
 	}
 	if !cfg.NoDuckDB {
 		rep.DuckDB = runDuckDBVariant(dir, cfg, rep, layouts[0].name, layouts[1].name)
+		// A file DuckDB cannot read is a result; a wrong answer is not.
+		for _, f := range rep.DuckDB.Files {
+			if f.Error != "" {
+				continue
+			}
+			if f.Count != wantCount {
+				return nil, fmt.Errorf("DuckDB on %s: filtered count %d, want %d", filepath.Base(f.File), f.Count, wantCount)
+			}
+			if f.PathSum != strconv.FormatInt(rep.PathSum, 10) {
+				return nil, fmt.Errorf("DuckDB on %s: sum of %s %s, want %d", filepath.Base(f.File), VariantBenchPath, f.PathSum, rep.PathSum)
+			}
+		}
 	}
 	// Both layouts must answer the same.
 	for i := range paths[0] {
@@ -364,10 +401,12 @@ func RunVariantBench(cfg VariantBenchConfig) (rep *VariantBenchReport, err error
 
 // readAllVariants reads every record, touching each variant.
 func readAllVariants(path string, want int) error {
-	return readAllVariantsFrom(registry.LocalInput(path), want)
+	return readAllVariantsFrom(registry.LocalInput(path), want, nil)
 }
 
-func readAllVariantsFrom(in registry.InputFile, want int) error {
+// readAllVariantsFrom reads every record of in; with check, it compares
+// each row's id and variant with the values written (an untimed read).
+func readAllVariantsFrom(in registry.InputFile, want int, check []pvariant.Value) error {
 	b, err := registry.NewReadBuilder[*data.Record](registry.PARQUET, in)
 	if err != nil {
 		return err
@@ -386,8 +425,20 @@ func readAllVariantsFrom(in registry.InputFile, want int) error {
 		if err != nil {
 			return err
 		}
-		if _, ok := rec.Get(1).(pvariant.Value); !ok {
+		v, ok := rec.Get(1).(pvariant.Value)
+		if !ok {
 			return fmt.Errorf("row %d: variant is %T", n, rec.Get(1))
+		}
+		if check != nil {
+			if id, ok := rec.GetInt64(0); !ok || id != int64(n) {
+				return fmt.Errorf("row %d: id %v", n, rec.Get(0))
+			}
+			if n >= len(check) {
+				return fmt.Errorf("row %d: more rows than the %d written", n, len(check))
+			}
+			if err := variant.Equal(v, check[n]); err != nil {
+				return fmt.Errorf("row %d: variant differs from the one written: %w", n, err)
+			}
 		}
 		n++
 	}
@@ -490,6 +541,9 @@ func loadavg() string {
 
 // lookupInt is the integer at a path of v, by brute force.
 func lookupInt(v pvariant.Value, steps ...string) (int64, bool) {
+	if v.Bytes() == nil {
+		return 0, false // the zero Value: null or missing
+	}
 	for _, s := range steps {
 		obj, ok := v.Value().(pvariant.ObjectValue)
 		if !ok {
@@ -529,13 +583,16 @@ func readProjectedPath(path string) ([]int32, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, err := b.Project(pathSchema("user_id", iceberg.PrimitiveTypes.Int32)).
+	// Only the path: the floor reads its one column, and so does DuckDB's
+	// sum of v.user.id.
+	only := iceberg.NewSchema(0, iceberg.NestedField{ID: 1000, Name: "user_id", Type: iceberg.PrimitiveTypes.Int32})
+	r, err := b.Project(only).
 		Set(lparquet.VariantPathsKey, "user_id=v:"+VariantBenchPath).ReuseContainers().Build()
 	if err != nil {
 		return nil, err
 	}
 	defer r.Close()
-	var out []int32
+	out := make([]int32, 0, variantRowGroupRows)
 	for {
 		rec, err := r.Next()
 		if errors.Is(err, io.EOF) {
@@ -544,7 +601,12 @@ func readProjectedPath(path string) ([]int32, error) {
 		if err != nil {
 			return nil, err
 		}
-		x, _ := rec.Get(1).(int32)
+		// The typed getter: boxing an int32 per row through Get cost as
+		// much as the read.
+		x, ok := rec.GetInt32(0)
+		if !ok {
+			return nil, fmt.Errorf("row %d: %s is null or not an int", len(out), VariantBenchPath)
+		}
 		out = append(out, x)
 	}
 }
@@ -711,7 +773,7 @@ func runDuckDBVariant(dir string, cfg VariantBenchConfig, rep *VariantBenchRepor
 	p := peers.DuckDBVariant
 	p.Timeout = 10 * time.Minute
 	if err := peers.Run(context.Background(), p, req, &out); err != nil {
-		out.Error = err.Error()
+		out.Error, out.Missing = err.Error(), errors.Is(err, peers.ErrMissing)
 		return out
 	}
 	if st, err := os.Stat(duck); err == nil {

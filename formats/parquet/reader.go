@@ -200,8 +200,8 @@ func (r *recordReader) Next() (rec *data.Record, err error) {
 	r.left--
 	r.row++
 	r.pos++
-	if r.reuse {
-		r.last = rec
+	if r.reuse && r.last != rec {
+		r.last = rec // only on change: a pointer store per row costs a write barrier
 	}
 	return rec, nil
 }

@@ -2,7 +2,9 @@ package parquet
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -439,6 +441,24 @@ func TestVariantFilterPushdown(t *testing.T) {
 				lit, ok := iceberg.CastVariantLiteral(lookupRaw(v, []string{"ts"}), iceberg.PrimitiveTypes.String)
 				return ok && lit.Any().(string) == "late"
 			}},
+		// ts and user.id are shredded as int32: an int predicate reads
+		// the column as it is; a float or double one is not pushed down
+		// (no promotion from int), and the reader says so.
+		"ts as int": {iceberg.LessThan(extract("$.ts", iceberg.PrimitiveTypes.Int32), int32(1_000_500)), 2, 0,
+			func(v pvariant.Value) bool {
+				lit, ok := iceberg.CastVariantLiteral(lookupRaw(v, []string{"ts"}), iceberg.PrimitiveTypes.Int32)
+				return ok && lit.Any().(int32) < 1_000_500
+			}},
+		"user.id as double": {iceberg.EqualTo(extract("$.user.id", iceberg.PrimitiveTypes.Float64), float64(100_123)), 10, 1,
+			func(v pvariant.Value) bool {
+				lit, ok := iceberg.CastVariantLiteral(lookupRaw(v, []string{"user", "id"}), iceberg.PrimitiveTypes.Float64)
+				return ok && lit.Any().(float64) == 100_123
+			}},
+		"ts as float": {iceberg.GreaterThan(extract("$.ts", iceberg.PrimitiveTypes.Float32), float32(2e6)), 10, 1,
+			func(v pvariant.Value) bool {
+				lit, ok := iceberg.CastVariantLiteral(lookupRaw(v, []string{"ts"}), iceberg.PrimitiveTypes.Float32)
+				return ok && lit.Any().(float32) > 2e6
+			}},
 	} {
 		r, err := newRecordReader(registry.LocalInput(path), registry.ReadOptions{CaseSensitive: true, Filter: c.expr})
 		if err != nil {
@@ -449,18 +469,28 @@ func TestVariantFilterPushdown(t *testing.T) {
 		}
 		if w := r.FilterWarnings(); len(w) != c.warnings {
 			t.Errorf("%s: warnings %q, want %d", name, w, c.warnings)
+		} else if len(w) > 0 && (!strings.Contains(w[0], "not pushed down") || !strings.Contains(w[0], "shredded as int")) {
+			t.Errorf("%s: warning %q does not say what was not pushed down and why", name, w[0])
 		}
 		got := map[int64]bool{}
+		rows := 0
 		for {
 			rec, err := r.Next()
-			if err != nil {
+			if errors.Is(err, io.EOF) {
 				break
 			}
+			if err != nil {
+				t.Fatalf("%s: row %d: %v", name, rows, err)
+			}
+			rows++
 			if c.match(rec.Get(1).(pvariant.Value)) {
 				got[rec.Get(0).(int64)] = true
 			}
 		}
 		r.Close()
+		if rows != 100*c.groups {
+			t.Errorf("%s: %d rows read from %d row groups of 100", name, rows, c.groups)
+		}
 		for i, v := range values {
 			if c.match(v) && !got[int64(i)] {
 				t.Errorf("%s: matching row %d was pruned", name, i)

@@ -35,6 +35,7 @@ type vnode struct {
 	// fields (set on first use).
 	value, typed *vnode
 	fields       []*vnode
+	sortedFields bool // the layout's field names strictly increase
 }
 
 // fieldNodes are the field groups of the typed object group n in the
@@ -42,8 +43,12 @@ type vnode struct {
 func (n *vnode) fieldNodes(l *variant.Layout) []*vnode {
 	if n.fields == nil {
 		n.fields = make([]*vnode, len(l.Fields))
+		n.sortedFields = true
 		for i, f := range l.Fields {
 			n.fields[i] = n.child(f.Name)
+			if i > 0 && l.Fields[i-1].Name >= f.Name {
+				n.sortedFields = false
+			}
 		}
 	}
 	return n.fields
@@ -559,17 +564,29 @@ func ReadVariantPath(in registry.InputFile, column, path string) (*VariantPathRe
 
 // typedPathReader reads a path from its typed_value leaf alone, once
 // residualEmpty has proved that a row whose leaf is null has no value
-// there. Values are encoded into an arena (one allocation per block, not
-// per value) and validated by arrow-go like every value the reader returns.
+// there. Values are encoded in batches and validated by arrow-go a batch
+// at a time (valueBatch), like every value the reader returns.
 type typedPathReader struct {
 	stops  *pathStops
 	layout *variant.Layout
-	arena  valueArena
-	buf    []byte
+	batch  valueBatch
 }
 
 func (t *typedPathReader) read(c *cursor, rows int64, out []pvariant.Value) ([]pvariant.Value, error) {
-	out = slices.Grow(out, int(rows))
+	// rows is the footer's word: grow by it only up to a bound, and let
+	// the values the chunk really holds grow the rest.
+	out = slices.Grow(out, int(min(max(rows, 0), 1<<16)))
+	b := &t.batch
+	flush := func() error {
+		if err := b.flush(emptyMetadata, out); err != nil {
+			var bad *batchValueError
+			if errors.As(err, &bad) {
+				return fmt.Errorf("row %d: %w", bad.slot, bad.err)
+			}
+			return err
+		}
+		return nil
+	}
 	for range rows {
 		v, err := c.nextInPlace()
 		if err != nil {
@@ -582,16 +599,19 @@ func (t *typedPathReader) read(c *cursor, rows int64, out []pvariant.Value) ([]p
 			out = append(out, pvariant.Value{}) // SQL NULL, or missing
 			continue
 		}
-		if t.buf, err = variant.AppendRawFromParquet(t.buf[:0], t.layout, *v); err != nil {
-			return out, err
+		start := len(b.data)
+		if b.data, err = variant.AppendRawFromParquet(b.data, t.layout, *v); err != nil {
+			return out, fmt.Errorf("row %d: %w", len(out), err)
 		}
-		pv, err := pvariant.NewWithMetadata(emptyMetadata, t.arena.copy(t.buf))
-		if err != nil {
-			return out, err
+		b.add(start, len(out))
+		out = append(out, pvariant.Value{}) // filled by the flush
+		if b.full() {
+			if err := flush(); err != nil {
+				return out, err
+			}
 		}
-		out = append(out, pv)
 	}
-	return out, nil
+	return out, flush()
 }
 
 // allNull reports whether the chunk statistics say every listed column is

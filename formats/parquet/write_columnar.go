@@ -136,9 +136,16 @@ func (b *columnBatch) add(s *shredder, rec *data.Record, check func(*data.Record
 	if err := checkStruct(b.root, rec); err != nil {
 		return err
 	}
+	// The shredder appends to the batch's own columns (no copy per value);
+	// a refused record leaves them at their old lengths.
 	for _, c := range b.shredded {
-		s.cols[c] = s.cols[c][:0]
+		s.cols[c] = b.values[c]
 	}
+	defer func() {
+		for _, c := range b.shredded {
+			s.cols[c] = nil
+		}
+	}()
 	bytesBefore := b.bytes
 	for i := range b.fields {
 		f := &b.fields[i]
@@ -161,10 +168,11 @@ func (b *columnBatch) add(s *shredder, rec *data.Record, check func(*data.Record
 		return err
 	}
 	for _, c := range b.shredded {
-		b.values[c] = append(b.values[c], s.cols[c]...)
+		added := s.cols[c][len(b.values[c]):]
+		b.values[c] = s.cols[c]
 		b.rowEnds[c] = append(b.rowEnds[c], len(b.values[c]))
-		for i := range s.cols[c] {
-			v := &s.cols[c][i]
+		for i := range added {
+			v := &added[i]
 			b.bytes += 8
 			if k := v.Kind(); !v.IsNull() && (k == pq.ByteArray || k == pq.FixedLenByteArray) {
 				b.bytes += int64(len(v.ByteArray()))
