@@ -13,6 +13,9 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/viper"
 
+	"github.com/coltype-lab/lab/formats/parquet"
+	"github.com/coltype-lab/lab/formats/parquet/vectorcol"
+	"github.com/coltype-lab/lab/registry"
 	"github.com/coltype-lab/lab/types/vector"
 )
 
@@ -109,13 +112,21 @@ func runVectorSearch(out io.Writer, path string, o vectorSearchOptions) error {
 	if err != nil {
 		return usageError{err}
 	}
-	f, err := vector.OpenColumn(path, o.column)
+	// One registry read of the column's blocks, as every search makes it.
+	b, err := registry.NewReadBuilder[vector.Block](registry.PARQUET, registry.LocalInput(path))
 	if err != nil {
 		return err
 	}
-	defer f.Close()
-	f.ReadPages(true) // one search: reads cost less than a mapping (vector.SearchFile)
-	info := f.Info()
+	r, err := b.Set(parquet.PropVectorColumn, o.column).Build()
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	blocks, ok := r.(parquet.VectorBlocks)
+	if !ok {
+		return fmt.Errorf("%s: the registry's block reader (%T) does not describe its column", path, r)
+	}
+	info := blocks.Info()
 	dim := len(queries[0])
 	if info.Dim != 0 && dim != info.Dim {
 		return usageError{fmt.Errorf("%s: column %s: query dimension %d ≠ column dimension %d", path, columnName(o.column), dim, info.Dim)}
@@ -124,7 +135,7 @@ func runVectorSearch(out io.Writer, path string, o vectorSearchOptions) error {
 	for _, q := range queries {
 		data = append(data, q...)
 	}
-	res, err := f.Search(0, metric, vector.Matrix{Dim: dim, Data: data}, o.k)
+	res, err := vector.SearchStream(metric, dim, blocks, vector.Matrix{Dim: dim, Data: data}, o.k, 0)
 	if err != nil {
 		return err
 	}
@@ -143,7 +154,7 @@ func runVectorSearch(out io.Writer, path string, o vectorSearchOptions) error {
 			Checksums checksumReport `json:"checksums"`
 			Results   [][]hit        `json:"results"`
 		}{File: path, Layout: info.Layout.String(), Dim: info.Dim, Rows: info.Rows, Metric: metric.String(), K: o.k,
-			Checksums: checksumsOf(f)}
+			Checksums: checksumsOf(blocks)}
 		for _, rs := range res {
 			hits := make([]hit, len(rs))
 			for i, r := range rs {
@@ -153,7 +164,7 @@ func runVectorSearch(out io.Writer, path string, o vectorSearchOptions) error {
 		}
 		return writeJSON(out, doc)
 	}
-	fmt.Fprintf(out, "%s: %s, %d rows × %d, metric %v, top %d; %s\n", path, info.Layout, info.Rows, info.Dim, metric, o.k, checksumsOf(f))
+	fmt.Fprintf(out, "%s: %s, %d rows × %d, metric %v, top %d; %s\n", path, info.Layout, info.Rows, info.Dim, metric, o.k, checksumsOf(blocks))
 	for qi, rs := range res {
 		fmt.Fprintf(out, "query %d:\n", qi)
 		for rank, r := range rs {
@@ -170,7 +181,9 @@ type checksumReport struct {
 	Without  int64 `json:"pages_without_crc"`
 }
 
-func checksumsOf(f *vector.File) checksumReport {
+func checksumsOf(f interface {
+	Checksums() (verified, without int64)
+}) checksumReport {
 	v, n := f.Checksums()
 	return checksumReport{Verified: v, Without: n}
 }
@@ -187,7 +200,7 @@ func (c checksumReport) String() string {
 
 func columnName(c string) string {
 	if c == "" {
-		return vector.ColumnName
+		return vectorcol.ColumnName
 	}
 	return c
 }
@@ -280,7 +293,7 @@ func runVectorTake(out, errOut io.Writer, path, rowList, column string, asJSON b
 		}
 		rows = append(rows, r)
 	}
-	f, err := vector.OpenColumn(path, column)
+	f, err := vectorcol.OpenColumn(path, column)
 	if err != nil {
 		return err
 	}
