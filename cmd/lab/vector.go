@@ -56,7 +56,7 @@ row outside the file).`
 
 func newVectorSearchCommand(v *viper.Viper) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "search FILE.parquet (--query JSON | --query-file F)",
+		Use:   "search FILE.parquet|URL (--query JSON | --query-file F)",
 		Short: "Exact top-k search of a vector column: row numbers and scores, best first",
 		Long: `Search scores every row of the vector column against each query and prints
 the k best rows, best first, with their scores: dot and cosine rank higher
@@ -65,9 +65,14 @@ first; a row whose score is NaN (a null element, or a zero vector under
 cosine) ranks after every number. Null vectors are skipped.
 
 A query is a JSON array of numbers, or an array of such arrays for several
-queries (scored together through a matrix product).` + vectorExitStatus,
+queries (scored together through a matrix product).
+
+FILE may be an http:// or https:// URL: the file is read with range requests
+(its footer, then the vector column's pages), never downloaded whole; a server
+that ignores ranges, stalls, or changes the file mid-read is an error.` + vectorExitStatus,
 		Example: `  lab vector search emb.parquet --query '[0.1, 0.2, 0.3]' --k 5 --metric l2
-  lab vector search emb.parquet --query-file queries.json --metric cosine --json | jq '.results[0][0]'`,
+  lab vector search emb.parquet --query-file queries.json --metric cosine --json | jq '.results[0][0]'
+  lab vector search https://example.com/emb.parquet --query '[0.1, 0.2, 0.3]'`,
 		Args: usageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runVectorSearch(cmd.OutOrStdout(), args[0], vectorSearchOptions{
@@ -113,7 +118,7 @@ func runVectorSearch(out io.Writer, path string, o vectorSearchOptions) error {
 		return usageError{err}
 	}
 	// One registry read of the column's blocks, as every search makes it.
-	b, err := registry.NewReadBuilder[vector.Block](registry.PARQUET, registry.LocalInput(path))
+	b, err := registry.NewReadBuilder[vector.Block](registry.PARQUET, inputFile(path))
 	if err != nil {
 		return err
 	}

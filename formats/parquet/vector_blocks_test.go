@@ -1,16 +1,22 @@
 package parquet_test
 
 import (
+	"bytes"
 	"errors"
 	"math"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/apache/iceberg-go"
 
 	"github.com/coltype-lab/lab/formats/parquet"
+	"github.com/coltype-lab/lab/internal/httpio"
 	"github.com/coltype-lab/lab/registry"
 	"github.com/coltype-lab/lab/types/vector"
 )
@@ -209,5 +215,44 @@ func TestVectorBlocksChecksums(t *testing.T) {
 	_, err = vector.SearchFile(registry.LocalInput(path), vector.MetricDot, q, 3, nil)
 	if err == nil || !strings.Contains(err.Error(), "checksum") || !strings.Contains(err.Error(), path) {
 		t.Fatalf("err = %v, want a checksum error naming the file", err)
+	}
+}
+
+// The block model reads any FileIO: here an http server answering ranges,
+// read through internal/httpio; the results are those of the local file.
+func TestVectorBlocksOverHTTP(t *testing.T) {
+	path, vecs := vectorBlocksFile(t, "list")
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ranged, whole atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet {
+			if r.Header.Get("Range") == "" {
+				whole.Add(1)
+			} else {
+				ranged.Add(1)
+			}
+		}
+		http.ServeContent(w, r, "v.parquet", time.Unix(1, 0), bytes.NewReader(raw))
+	}))
+	defer srv.Close()
+	in := registry.InputFile{FS: &httpio.FS{}, Location: srv.URL + "/v.parquet"}
+	queries := vector.Matrix{Dim: vecDim, Data: slices.Concat(vectorValues(2, vecDim, 11)...)}
+	got, err := vector.SearchFile(in, vector.MetricCosine, queries, 7, func(b *registry.ReadBuilder[vector.Block]) {
+		b.Filter(iceberg.LessThan(iceberg.Reference("id"), int64(150)))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for q := range queries.Rows() {
+		want := bruteTopK(vecs, queries.Row(q), 7, vector.MetricCosine, func(row int) bool { return row < 200 })
+		if !closeResults(got[q], want) {
+			t.Errorf("query %d:\n got %v\nwant %v", q, got[q], want)
+		}
+	}
+	if whole.Load() != 0 || ranged.Load() == 0 {
+		t.Errorf("%d ranged GETs, %d whole-object GETs: want ranges only", ranged.Load(), whole.Load())
 	}
 }
