@@ -19,6 +19,7 @@ import (
 	"github.com/coltype-lab/lab/formats/avro"
 	"github.com/coltype-lab/lab/formats/parquet"
 	"github.com/coltype-lab/lab/formats/parquet/footer"
+	"github.com/coltype-lab/lab/formats/parquet/vectorcol"
 	"github.com/coltype-lab/lab/registry"
 	"github.com/coltype-lab/lab/types/vector"
 	"github.com/coltype-lab/lab/variant"
@@ -371,7 +372,7 @@ func annotatedVector(a footer.Annotation, schema *iceberg.Schema) (schemaspec.Ve
 		return schemaspec.Vector{}, false
 	}
 	width := ft.Len() / int(a.VectorLength)
-	et, ok := vector.ElementFromParquetName(a.Element)
+	et, ok := vectorcol.ElementFromParquetName(a.Element)
 	if !ok {
 		switch {
 		case a.Element == "INT32" && width == 1:
