@@ -277,7 +277,7 @@ func readParquetWhole(in registry.InputFile, shown string, b *registry.ReadBuild
 		return nil, nil, fmt.Errorf("%s: %w", shown, err)
 	}
 	sr, ok := r.(interface {
-		Schema() *iceberg.Schema
+		registry.SchemaReader
 		Annotations() []footer.Annotation
 	})
 	if !ok {
@@ -397,16 +397,11 @@ func readerSchema(in registry.InputFile, shown string, format registry.FileForma
 	if mapping != nil {
 		b.WithNameMapping(mapping)
 	}
-	r, err := b.Build()
+	s, err := b.FileSchema()
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", shown, err)
 	}
-	defer r.Close()
-	sr, ok := r.(interface{ Schema() *iceberg.Schema })
-	if !ok {
-		return nil, fmt.Errorf("%s: the %s reader does not report the file's schema", shown, format)
-	}
-	return sr.Schema(), nil
+	return s, nil
 }
 
 func projectedFiles(spec *schemaspec.Spec, proj *iceberg.Schema) []string {

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 
 	"github.com/parquet-go/parquet-go"
@@ -15,6 +14,7 @@ import (
 	"github.com/parquet-go/parquet-go/format"
 
 	"github.com/coltype-lab/lab/formats/parquet/footer"
+	"github.com/coltype-lab/lab/internal/publish"
 	"github.com/coltype-lab/lab/types/vector"
 )
 
@@ -53,18 +53,20 @@ func WriteFile(path string, col Column, opts WriteOptions) (err error) {
 	if col.nullableElements() && opts.Layout.flat() {
 		return fmt.Errorf("write %s: layout %v cannot hold null elements (a FIXED_LEN_BYTE_ARRAY cell is all or nothing)", path, opts.Layout)
 	}
-	f, err := os.Create(path)
+	// A temporary sibling published when whole (internal/publish): a
+	// failed write leaves whatever was at path as it was.
+	pf, err := publish.Create(path, true)
 	if err != nil {
 		return err
 	}
 	defer func() {
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
 		if err != nil {
-			os.Remove(path)
+			_ = pf.Abort()
+			return
 		}
+		err = pf.Commit()
 	}()
+	f := pf.File
 	switch opts.Layout {
 	case LayoutVectorRepetition:
 		bw := bufio.NewWriterSize(f, 1<<20)

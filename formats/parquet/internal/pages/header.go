@@ -35,27 +35,56 @@ func DecodeHeader(buf []byte) (format.PageHeader, int, error) {
 	return h, n, nil
 }
 
-// ReadHeader reads the page header at pos of a column chunk ending at end,
-// growing its window until the header fits or the chunk ends, so that no
-// read is larger than the chunk. Whether the page fits the chunk is the
-// caller's check (CheckChunk makes it for a whole chunk).
+// MaxHeaderBytes bounds the bytes one page header may take (Arrow C++'s
+// default, 16 MiB): statistics of huge values aside, headers are tens of
+// bytes, and a corrupt one must not have a whole gigabyte chunk read.
+const MaxHeaderBytes = 16 << 20
+
+// ReadHeader reads the page header at pos of a column chunk ending at end
+// (ReadStruct into a format.PageHeader). Whether the page fits the chunk is
+// the caller's check (CheckChunk makes it for a whole chunk).
 func ReadHeader(src io.ReaderAt, pos, end int64) (*format.PageHeader, int64, error) {
+	h := new(format.PageHeader)
+	n, err := ReadStruct(src, pos, end, h)
+	if err != nil {
+		return nil, 0, err
+	}
+	if h.CompressedPageSize < 0 || h.UncompressedPageSize < 0 {
+		return nil, 0, fmt.Errorf("negative page size (compressed %d, uncompressed %d)", h.CompressedPageSize, h.UncompressedPageSize)
+	}
+	return h, n, nil
+}
+
+// ReadStruct decodes the thrift struct at pos into v (a page header model:
+// format.PageHeader, or one that keeps more, as lab pages does), reading at
+// most to end and MaxHeaderBytes: a window that grows until the struct fits,
+// so no read is larger than the chunk. footer.ScanStruct checks every
+// length and container size against the bytes read before the decoder,
+// which would allocate what they declare, sees them.
+func ReadStruct(src io.ReaderAt, pos, end int64, v any) (int64, error) {
+	limit := min(end-pos, MaxHeaderBytes)
+	if limit <= 0 {
+		return 0, fmt.Errorf("past the end of the column chunk (%d)", end)
+	}
 	for window := int64(256); ; window *= 4 {
-		w := min(window, end-pos)
-		if w <= 0 {
-			return nil, 0, fmt.Errorf("past the end of the column chunk (%d)", end)
-		}
+		w := min(window, limit)
 		buf := make([]byte, w)
-		if _, err := src.ReadAt(buf, pos); err != nil && !errors.Is(err, io.EOF) {
-			return nil, 0, err
+		if n, err := src.ReadAt(buf, pos); err != nil && !(errors.Is(err, io.EOF) && int64(n) == w) {
+			return 0, err
 		}
-		h, n, err := DecodeHeader(buf)
-		if err != nil && w < end-pos {
-			continue // may just need more bytes
-		}
+		n, err := footer.ScanStruct(buf)
 		if err != nil {
-			return nil, 0, err
+			if w < limit {
+				continue // it may need more bytes
+			}
+			if limit < end-pos {
+				return 0, fmt.Errorf("not a page header within its first %d bytes, the most a header may take: %w", limit, err)
+			}
+			return 0, fmt.Errorf("not a page header within the chunk's %d bytes left: %w", end-pos, err)
 		}
-		return &h, int64(n), nil
+		if err := thrift.Unmarshal(&compact, buf[:n], v); err != nil {
+			return 0, err
+		}
+		return int64(n), nil
 	}
 }
