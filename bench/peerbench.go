@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/coltype-lab/lab/bench/peers"
+	"github.com/coltype-lab/lab/formats/parquet/vectorcol"
+	"github.com/coltype-lab/lab/registry"
 	"github.com/coltype-lab/lab/types/vector"
 )
 
@@ -102,7 +104,7 @@ type PeerTake struct {
 	Engine string
 	// OpenMS opens the file or table once; TakeMS is the best of Runs
 	// takes on it, FirstTakeMS the first; OpenTakeMS (the lab only) is the
-	// best of Runs vector.Take calls, which open the file each time.
+	// best of Runs vectorcol.Take calls, which open the file each time.
 	OpenMS, TakeMS, FirstTakeMS, OpenTakeMS float64
 	LabRatio                                float64 // TakeMS / the lab's TakeMS
 	ProcessMS                               float64 `json:",omitempty"`
@@ -227,7 +229,7 @@ func RunPeerBench(ctx context.Context, cfg PeerBenchConfig) (*PeerBenchReport, e
 
 	progress("lab: one batch of %d queries", cfg.Queries)
 	start := time.Now()
-	batch, err := vector.SearchFile(files.flba, vector.LayoutFLBA, cfg.Metric, queries, cfg.K)
+	batch, err := vector.SearchFile(registry.LocalInput(files.flba), cfg.Metric, queries, cfg.K, nil)
 	if err != nil {
 		return nil, fmt.Errorf("bench: lab batch search of %s: %w", files.flba, err)
 	}
@@ -241,7 +243,7 @@ func RunPeerBench(ctx context.Context, cfg PeerBenchConfig) (*PeerBenchReport, e
 	// Each peer mode runs in its own process, so that its process time is
 	// its own.
 	duckReq := req
-	duckReq.File, duckReq.Column, duckReq.RowIDs = files.duckdb, vector.ColumnName, true
+	duckReq.File, duckReq.Column, duckReq.RowIDs = files.duckdb, vectorcol.ColumnName, true
 	for _, mode := range []string{"parquet", "memory"} {
 		progress("duckdb: %d queries, mode %s", cfg.Queries, mode)
 		duckReq.Modes = []string{mode}
@@ -385,9 +387,9 @@ func (f peerFiles) add(rep *PeerBenchReport, name, format string, readBy []strin
 // array it gets a copy in the list layout, which it reads as FLOAT[].
 func writePeerFiles(ctx context.Context, dir string, data []float32, rep *PeerBenchReport) (peerFiles, error) {
 	f := peerFiles{dir: dir, flba: filepath.Join(dir, "vectors-flba.parquet"), sidecar: filepath.Join(dir, "vectors.f32")}
-	col := vector.Column{Dim: rep.Dim, Data: data}
-	plain := vector.WriteOptions{Layout: vector.LayoutFLBA, Encoding: vector.EncodingPlain, Codec: vector.CodecNone}
-	if err := vector.WriteFile(f.flba, col, plain); err != nil {
+	col := vectorcol.Column{Dim: rep.Dim, Data: data}
+	plain := vectorcol.WriteOptions{Layout: vectorcol.LayoutFLBA, Encoding: vectorcol.EncodingPlain, Codec: vectorcol.CodecNone}
+	if err := vectorcol.WriteFile(f.flba, col, plain); err != nil {
 		return f, fmt.Errorf("bench: %s: %w", f.flba, err)
 	}
 	if err := peers.WriteSidecar(f.sidecar, vector.Matrix{Dim: rep.Dim, Data: data}); err != nil {
@@ -398,7 +400,7 @@ func writePeerFiles(ctx context.Context, dir string, data []float32, rep *PeerBe
 		return f, err
 	}
 	for _, c := range seen.Columns {
-		if c.Name == vector.ColumnName {
+		if c.Name == vectorcol.ColumnName {
 			rep.DuckDBReadsFLBAAs = c.Type
 		}
 	}
@@ -408,8 +410,8 @@ func writePeerFiles(ctx context.Context, dir string, data []float32, rep *PeerBe
 		readers = append(readers, "duckdb")
 	} else {
 		f.duckdb = filepath.Join(dir, "vectors-list.parquet")
-		plain.Layout = vector.LayoutList
-		if err := vector.WriteFile(f.duckdb, col, plain); err != nil {
+		plain.Layout = vectorcol.LayoutList
+		if err := vectorcol.WriteFile(f.duckdb, col, plain); err != nil {
 			return f, fmt.Errorf("bench: %s: %w", f.duckdb, err)
 		}
 		rep.Notes = append(rep.Notes, fmt.Sprintf("DuckDB reads the lab's flba column as %s and has no cast from it to FLOAT[%d], "+
@@ -433,7 +435,7 @@ func labSearchSingle(path string, metric vector.Metric, queries vector.Matrix, k
 	for i := range out {
 		q := vector.Matrix{Dim: queries.Dim, Data: queries.Row(i)}
 		start := time.Now()
-		res, err := vector.SearchFile(path, 0, metric, q, k)
+		res, err := vector.SearchFile(registry.LocalInput(path), metric, q, k, nil)
 		times[i] = msSince(start)
 		if err != nil {
 			return nil, run, fmt.Errorf("bench: lab search of %s, query %d: %w", path, i, err)
@@ -605,7 +607,7 @@ func computes(engine string, m vector.Metric) string {
 	return ""
 }
 
-// takeBoth reads the same distinct random rows with the lab (vector.Take)
+// takeBoth reads the same distinct random rows with the lab (vectorcol.Take)
 // and LanceDB (takeOffsets), checks that both return the dataset's vectors
 // bit for bit, and times both, best of cfg.Runs.
 func takeBoth(ctx context.Context, flba string, table *peers.LanceDBTable, data vector.Matrix, cfg PeerBenchConfig, seed uint64) ([]PeerTake, error) {
@@ -627,7 +629,7 @@ func takeBoth(ctx context.Context, flba string, table *peers.LanceDBTable, data 
 	var got [][]float32
 	sec, err := BestOf(cfg.Runs, func() error {
 		var e error
-		got, e = vector.Take(flba, rows)
+		got, e = vectorcol.Take(flba, rows)
 		return e
 	})
 	if err != nil {
@@ -635,7 +637,7 @@ func takeBoth(ctx context.Context, flba string, table *peers.LanceDBTable, data 
 	}
 	lab.OpenTakeMS = sec * 1e3
 	start := time.Now()
-	f, err := vector.OpenFile(flba)
+	f, err := vectorcol.OpenFile(flba)
 	if err != nil {
 		return nil, err
 	}
@@ -739,7 +741,7 @@ func verdicts(rep *PeerBenchReport) []Verdict {
 	if len(rep.Take) == 2 {
 		l, p := rep.Take[0], rep.Take[1]
 		take.Met = l.TakeMS <= p.TakeMS
-		take.Detail = fmt.Sprintf("On an open file/table, best of runs: lab %s ms, lancedb %s ms (×%.2f); opening included: lab %s ms (vector.Take), lancedb %s ms (open) + %s ms",
+		take.Detail = fmt.Sprintf("On an open file/table, best of runs: lab %s ms, lancedb %s ms (×%.2f); opening included: lab %s ms (vectorcol.Take), lancedb %s ms (open) + %s ms",
 			fmtMS(l.TakeMS), fmtMS(p.TakeMS), p.LabRatio, fmtMS(l.OpenTakeMS), fmtMS(p.OpenMS), fmtMS(p.TakeMS))
 	}
 	return []Verdict{search, take}

@@ -14,6 +14,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/coltype-lab/lab/formats/parquet/vectorcol"
 	"github.com/coltype-lab/lab/types/vector"
 )
 
@@ -28,14 +29,14 @@ type VectorBenchConfig struct {
 	// afterwards).
 	Dir string
 	// Layouts, Encodings and Codecs default to all of them.
-	Layouts   []vector.Layout
-	Encodings []vector.ValueEncoding
-	Codecs    []vector.Codec
+	Layouts   []vectorcol.Layout
+	Encodings []vectorcol.ValueEncoding
+	Codecs    []vectorcol.Codec
 	Runs      int // timed runs per measurement, best kept; default 3
 	Batch     int // queries of the batched search; default 64
 	K         int // default 10
 	TakeRows  int // default 100
-	PageBytes int // default: vector.WriteFile's
+	PageBytes int // default: vectorcol.WriteFile's
 	// PeerFiles has DuckDB (V2 pages + zstd, its FLOAT[dim] array) and
 	// parquet-wasm (arrow-rs: BYTE_STREAM_SPLIT + zstd, FixedSizeList)
 	// write the same vectors, and measures the lab's reader on their files
@@ -66,7 +67,7 @@ type VectorBenchResult struct {
 	SearchFloorRatio float64 // search time / floor time
 	// DecompressMs is the file's decompression floor: every page inflated
 	// on every core into recycled buffers and nothing else
-	// (vector.File.DecompressPages); for an uncompressed file, one touch of
+	// (vectorcol.File.DecompressPages); for an uncompressed file, one touch of
 	// each page. OwnFloorRatio is the search time over the larger of it and
 	// the memory floor: what issue 14 judges a compressed search by.
 	DecompressMs    float64
@@ -75,7 +76,7 @@ type VectorBenchResult struct {
 	BatchFloorRatio float64 // batched search time / floor time
 	TakeMs          float64 // TakeRows random rows, one call (open included)
 	// The scans above measure the layouts' readers, page CRCs unchecked
-	// (vector.File.SkipChecksums); the same search and take with every
+	// (vectorcol.File.SkipChecksums); the same search and take with every
 	// page CRC verified, as lab vector search and take run by default:
 	VerifiedSearchMs         float64
 	VerifiedSearchFloorRatio float64
@@ -140,13 +141,13 @@ func RunVectorBench(cfg VectorBenchConfig) (*VectorBenchReport, error) {
 		cfg.TakeRows = 100
 	}
 	if cfg.Layouts == nil {
-		cfg.Layouts = vector.Layouts()
+		cfg.Layouts = vectorcol.Layouts()
 	}
 	if cfg.Encodings == nil {
-		cfg.Encodings = vector.ValueEncodings()
+		cfg.Encodings = vectorcol.ValueEncodings()
 	}
 	if cfg.Codecs == nil {
-		cfg.Codecs = vector.Codecs()
+		cfg.Codecs = vectorcol.Codecs()
 	}
 	n, dim := cfg.Size.N, cfg.Size.Dim
 	data, qm, err := Dataset(cfg.Dataset, n, dim, cfg.Clusters, cfg.Batch, cfg.Seed)
@@ -174,7 +175,7 @@ func RunVectorBench(cfg VectorBenchConfig) (*VectorBenchReport, error) {
 	for i := range takeRows {
 		takeRows[i] = r.Int64N(int64(n))
 	}
-	col := vector.Column{Dim: dim, Data: data}
+	col := vectorcol.Column{Dim: dim, Data: data}
 	one := vector.Matrix{Dim: dim, Data: queries[:dim]}
 	batch := vector.Matrix{Dim: dim, Data: queries}
 	// Write every file first, then drop the in-memory dataset: the garbage
@@ -193,8 +194,8 @@ func RunVectorBench(cfg VectorBenchConfig) (*VectorBenchReport, error) {
 				res := VectorBenchResult{Writer: "lab", Layout: layout.String(), Encoding: enc.String(), Codec: codec.String()}
 				progress("writing %s/%s/%s", layout, enc, codec)
 				path := filepath.Join(dir, fmt.Sprintf("%s-%s-%s.parquet", layout, enc, codec))
-				opts := vector.WriteOptions{Layout: layout, Encoding: enc, Codec: codec, PageBytes: cfg.PageBytes}
-				sec, err := BestOf(cfg.Runs, func() error { return vector.WriteFile(path, col, opts) })
+				opts := vectorcol.WriteOptions{Layout: layout, Encoding: enc, Codec: codec, PageBytes: cfg.PageBytes}
+				sec, err := BestOf(cfg.Runs, func() error { return vectorcol.WriteFile(path, col, opts) })
 				if err != nil {
 					return nil, fmt.Errorf("bench: %s: %w", path, err)
 				}
@@ -216,7 +217,7 @@ func RunVectorBench(cfg VectorBenchConfig) (*VectorBenchReport, error) {
 		}
 		combos = append(combos, peerCombos...)
 	}
-	data, col = nil, vector.Column{}
+	data, col = nil, vectorcol.Column{}
 	one.Data = append([]float32(nil), one.Data...)
 	batch.Data = append([]float32(nil), batch.Data...)
 	queries = nil
@@ -224,7 +225,7 @@ func RunVectorBench(cfg VectorBenchConfig) (*VectorBenchReport, error) {
 	for _, cb := range combos {
 		path, res := cb.path, cb.res
 		progress("decoding, searching and taking %s/%s/%s", res.Layout, res.Encoding, res.Codec)
-		f, err := vector.OpenFile(path)
+		f, err := vectorcol.OpenFile(path)
 		if err != nil {
 			return nil, err
 		}
@@ -278,7 +279,7 @@ func RunVectorBench(cfg VectorBenchConfig) (*VectorBenchReport, error) {
 		if res.VerifiedTakeMs, err = bestTakeMs(cfg.Runs, path, takeRows, true); err != nil {
 			return nil, err
 		}
-		vf, err := vector.OpenFile(path)
+		vf, err := vectorcol.OpenFile(path)
 		if err != nil {
 			return nil, err
 		}
@@ -311,10 +312,10 @@ type vectorFile struct {
 }
 
 // bestTakeMs times taking rows from the file at path, opening it each time
-// as vector.Take does, with page CRCs verified or not.
+// as vectorcol.Take does, with page CRCs verified or not.
 func bestTakeMs(runs int, path string, rows []int64, verify bool) (float64, error) {
 	sec, err := BestOf(runs, func() error {
-		f, err := vector.OpenFile(path)
+		f, err := vectorcol.OpenFile(path)
 		if err != nil {
 			return err
 		}
@@ -327,7 +328,7 @@ func bestTakeMs(runs int, path string, rows []int64, verify bool) (float64, erro
 }
 
 // searchPeak runs one untimed single-query search under the heap sampler.
-func searchPeak(f *vector.File, q vector.Matrix, k int) (float64, error) {
+func searchPeak(f *vectorcol.File, q vector.Matrix, k int) (float64, error) {
 	var err error
 	peak := heapPeak(func() { _, err = f.Search(0, vector.MetricDot, q, k) })
 	return peak, err
@@ -359,8 +360,8 @@ func (r *VectorBenchReport) measurePeakScaling(cfg VectorBenchConfig, dir string
 			continue
 		}
 		path := filepath.Join(dir, fmt.Sprintf("quarter-%s-%s-%s.parquet", layout, enc, codec))
-		opts := vector.WriteOptions{Layout: layout, Encoding: enc, Codec: codec, PageBytes: cfg.PageBytes}
-		if err := vector.WriteFile(path, vector.Column{Dim: r.Dim, Data: data}, opts); err != nil {
+		opts := vectorcol.WriteOptions{Layout: layout, Encoding: enc, Codec: codec, PageBytes: cfg.PageBytes}
+		if err := vectorcol.WriteFile(path, vectorcol.Column{Dim: r.Dim, Data: data}, opts); err != nil {
 			return fmt.Errorf("bench: %s: %w", path, err)
 		}
 		files = append(files, quarterFile{path, full})
@@ -368,7 +369,7 @@ func (r *VectorBenchReport) measurePeakScaling(cfg VectorBenchConfig, dir string
 	data = nil
 	for _, qf := range files {
 		path, full := qf.path, qf.full
-		f, err := vector.OpenFile(path)
+		f, err := vectorcol.OpenFile(path)
 		if err != nil {
 			return err
 		}
@@ -589,7 +590,7 @@ func BestOf(runs int, fn func() error) (float64, error) {
 // core: one goroutine takes the blocks, the others sum them as the floor
 // does. Without the read, a zero-copy page (a view of the file's mapping)
 // would be "decoded" without its bytes ever being loaded.
-func drain(f *vector.File) error {
+func drain(f *vectorcol.File) error {
 	workers := runtime.GOMAXPROCS(0)
 	src := f.Blocks(workers)
 	defer src.Close()

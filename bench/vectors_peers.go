@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/coltype-lab/lab/bench/peers"
+	"github.com/coltype-lab/lab/formats/parquet/vectorcol"
 	"github.com/coltype-lab/lab/types/vector"
 )
 
@@ -21,7 +22,7 @@ const peerFileTimeout = 10 * time.Minute
 // reads as LIST<FLOAT> and casts), parquet-wasm's FixedSizeList<float32>
 // with BYTE_STREAM_SPLIT and zstd (from a raw sidecar). raw is the
 // vectors' float32 size, for the size ratio.
-func writeOtherWriters(dir string, col vector.Column, raw float64, progress func(string, ...any)) ([]vectorFile, error) {
+func writeOtherWriters(dir string, col vectorcol.Column, raw float64, progress func(string, ...any)) ([]vectorFile, error) {
 	for _, p := range []peers.Peer{peers.DuckDB, peers.ParquetWasm} {
 		if err := p.Available(); err != nil {
 			return nil, fmt.Errorf("bench: peer files: %w", err)
@@ -36,7 +37,7 @@ func writeOtherWriters(dir string, col vector.Column, raw float64, progress func
 		if err != nil {
 			return err
 		}
-		f, err := vector.OpenFile(path)
+		f, err := vectorcol.OpenFile(path)
 		if err != nil {
 			return fmt.Errorf("bench: the lab cannot open %s's file: %w", writer, err)
 		}
@@ -52,7 +53,7 @@ func writeOtherWriters(dir string, col vector.Column, raw float64, progress func
 
 	progress("writing the vectors with duckdb (V2 pages, zstd)")
 	src := filepath.Join(dir, "duckdb-source-list.parquet")
-	if err := vector.WriteFile(src, col, vector.WriteOptions{Layout: vector.LayoutList, Encoding: vector.EncodingPlain, Codec: vector.CodecNone}); err != nil {
+	if err := vectorcol.WriteFile(src, col, vectorcol.WriteOptions{Layout: vectorcol.LayoutList, Encoding: vectorcol.EncodingPlain, Codec: vectorcol.CodecNone}); err != nil {
 		return nil, fmt.Errorf("bench: %s: %w", src, err)
 	}
 	duck := filepath.Join(dir, "duckdb-v2-zstd.parquet")

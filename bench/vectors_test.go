@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/coltype-lab/lab/bench/peers"
+	"github.com/coltype-lab/lab/formats/parquet/vectorcol"
 	"github.com/coltype-lab/lab/internal/testenv"
 	"github.com/coltype-lab/lab/types/vector"
 )
@@ -18,14 +19,14 @@ func TestRunVectorBenchQuick(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := len(vector.Layouts()) * len(vector.ValueEncodings()) * len(vector.Codecs())
+	want := len(vectorcol.Layouts()) * len(vectorcol.ValueEncodings()) * len(vectorcol.Codecs())
 	if len(rep.Results) != want {
 		t.Fatalf("%d results, want %d", len(rep.Results), want)
 	}
 	md := rep.Markdown()
-	for _, l := range vector.Layouts() {
-		for _, e := range vector.ValueEncodings() {
-			for _, c := range vector.Codecs() {
+	for _, l := range vectorcol.Layouts() {
+		for _, e := range vectorcol.ValueEncodings() {
+			for _, c := range vectorcol.Codecs() {
 				row := fmt.Sprintf("| lab | %s | %s | %s |", l, e, c)
 				if !strings.Contains(md, row) {
 					t.Errorf("the table has no row %s", row)
@@ -66,7 +67,7 @@ func TestRunVectorBenchQuick(t *testing.T) {
 			t.Errorf("the report does not state the target %q", v.Target)
 		}
 	}
-	if len(rep.Peak) != len(vector.Layouts()) {
+	if len(rep.Peak) != len(vectorcol.Layouts()) {
 		t.Errorf("%d peak scalings, want one per layout", len(rep.Peak))
 	}
 	for _, p := range rep.Peak {
@@ -115,13 +116,13 @@ func BenchmarkVectorFile(b *testing.B) {
 		size = Quick
 	}
 	path := b.TempDir() + "/flba.parquet"
-	col := vector.Column{Dim: size.Dim, Data: Clustered(size.N, size.Dim, 64, 1)}
-	if err := vector.WriteFile(path, col, vector.WriteOptions{Layout: vector.LayoutFLBA}); err != nil {
+	col := vectorcol.Column{Dim: size.Dim, Data: Clustered(size.N, size.Dim, 64, 1)}
+	if err := vectorcol.WriteFile(path, col, vectorcol.WriteOptions{Layout: vectorcol.LayoutFLBA}); err != nil {
 		b.Fatal(err)
 	}
-	col = vector.Column{}
+	col = vectorcol.Column{}
 	queries := vector.Matrix{Dim: size.Dim, Data: ClusteredQueries(64, size.Dim, 64, 1)}
-	f, err := vector.OpenFile(path)
+	f, err := vectorcol.OpenFile(path)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -163,7 +164,7 @@ func TestRunVectorBenchPeerFiles(t *testing.T) {
 		}
 	}
 	rep, err := RunVectorBench(VectorBenchConfig{Size: Quick, Runs: 1, PeerFiles: true,
-		Layouts: []vector.Layout{vector.LayoutFLBA}, Encodings: []vector.ValueEncoding{vector.EncodingByteStreamSplit}, Codecs: []vector.Codec{vector.CodecZstd}})
+		Layouts: []vectorcol.Layout{vectorcol.LayoutFLBA}, Encodings: []vectorcol.ValueEncoding{vectorcol.EncodingByteStreamSplit}, Codecs: []vectorcol.Codec{vectorcol.CodecZstd}})
 	if err != nil {
 		t.Fatal(err)
 	}

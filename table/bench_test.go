@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/apache/iceberg-go"
 
 	"github.com/coltype-lab/lab/data"
+	"github.com/coltype-lab/lab/registry"
 	"github.com/coltype-lab/lab/types/vector"
 )
 
@@ -244,8 +246,8 @@ func BenchmarkSearch(b *testing.B) {
 		}
 		start = time.Now()
 		for _, df := range all {
-			path, _ := localPath(df.FilePath())
-			if _, err := vector.SearchFile(path, 0, vector.MetricCosine, queries, 10); err != nil {
+			path := strings.TrimPrefix(df.FilePath(), "file://")
+			if _, err := vector.SearchFile(registry.LocalInput(path), vector.MetricCosine, queries, 10, nil); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -147,16 +147,7 @@ func (t *Table) fileSchema(in registry.InputFile) (*iceberg.Schema, error) {
 	if nm == nil {
 		nm = t.tbl.Schema().NameMapping()
 	}
-	r, err := b.WithNameMapping(nm).Build()
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
-	sr, ok := r.(interface{ Schema() *iceberg.Schema })
-	if !ok {
-		return nil, errors.New("the Parquet reader does not report the file's schema")
-	}
-	return sr.Schema(), nil
+	return b.WithNameMapping(nm).FileSchema()
 }
 
 // filePartition reads the partition source columns of the file and returns

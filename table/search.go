@@ -14,6 +14,8 @@ import (
 
 	"github.com/coltype-lab/lab/data"
 	"github.com/coltype-lab/lab/data/schemaspec"
+	"github.com/coltype-lab/lab/formats/parquet"
+	"github.com/coltype-lab/lab/registry"
 	"github.com/coltype-lab/lab/types/vector"
 )
 
@@ -52,9 +54,8 @@ type SearchResult struct {
 	// vector.TopK ranks (ties: the earlier file, then the lower position).
 	Hits [][]Hit
 	// Files is how many data files were searched after planning; Paged
-	// how many of them the page reader scanned in place, the rest went
-	// through the registry's record reader (a filter, equality deletes, or
-	// a file that is not local).
+	// how many of them were read as blocks of vectors, the rest as records
+	// (a filter, equality deletes, or a file that is not Parquet).
 	Files, Paged int
 	// Rows is how many rows were scored.
 	Rows       int64
@@ -70,10 +71,11 @@ const fileSlot = 40
 // Search is the exact top-k of queries over a VECTOR column of the table:
 // iceberg-go plans the files (the filter prunes them by partition and
 // metrics), each kept file is searched, and the per-file top lists merge.
-// A local data file with no filter and no equality deletes is scanned by
-// the page reader (types/vector) in place, asking for k more hits than it
-// has deleted rows and dropping those; any other file is read through the
-// registry, rows filtered and deletes applied as a scan does.
+// A Parquet data file with no filter and no equality deletes is read as
+// blocks of vectors (the registry's (PARQUET, vector.Block) model, through
+// the table's FileIO), asking for k more hits than it has deleted rows and
+// dropping those; any other file is read as records, rows filtered and
+// deletes applied as a scan does.
 func (t *Table) Search(ctx context.Context, o SearchOptions) (*SearchResult, error) {
 	start := time.Now()
 	spec, err := t.Spec()
@@ -130,8 +132,8 @@ func (t *Table) Search(ctx context.Context, o SearchOptions) (*SearchResult, err
 		}
 		tasks := byFile[path]
 		base := int64(fi) << fileSlot
-		if local, ok := localPath(path); ok && !s.filtered && !anyEquality(s.Tasks, tasks) {
-			n, err := t.searchPaged(ctx, s, local, decl, o, tasks, base, tops)
+		if format := s.Tasks[tasks[0]].File.FileFormat(); format == iceberg.ParquetFile && !s.filtered && !anyEquality(s.Tasks, tasks) {
+			n, err := t.searchPaged(ctx, s, path, s.read.Field(vecAt), decl, o, tasks, base, tops)
 			if err != nil {
 				return nil, fmt.Errorf("search %s: data file %s: %w", t.Name(), path, err)
 			}
@@ -202,14 +204,6 @@ func searchColumn(table string, vectors []vector.Declaration, name string, cs bo
 	return vector.Declaration{}, fmt.Errorf("search %s: %q is not a VECTOR column (VECTOR columns: %s)", table, name, strings.Join(names, ", "))
 }
 
-// localPath is the local path of a data file location, if it has one.
-func localPath(loc string) (string, bool) {
-	if p, ok := strings.CutPrefix(loc, "file://"); ok {
-		return p, strings.HasPrefix(p, "/")
-	}
-	return loc, strings.HasPrefix(loc, "/") && !strings.Contains(loc, "://")
-}
-
 func anyEquality(tasks []itable.FileScanTask, idx []int) bool {
 	for _, i := range idx {
 		if len(tasks[i].EqualityDeleteFiles) > 0 {
@@ -219,16 +213,27 @@ func anyEquality(tasks []itable.FileScanTask, idx []int) bool {
 	return false
 }
 
-// searchPaged searches one whole local data file with the page reader,
-// dropping the rows its deletion vectors and position deletes remove.
-func (t *Table) searchPaged(ctx context.Context, s *Scan, path string, decl vector.Declaration, o SearchOptions, tasks []int, base int64, tops []*vector.TopK) (int64, error) {
-	f, err := vector.OpenColumn(path, decl.Column)
+// searchPaged searches one whole Parquet data file as blocks of vectors
+// (one registry read of (PARQUET, vector.Block) through the table's
+// FileIO), dropping the rows its deletion vectors and position deletes
+// remove. The column is projected by field id, so a renamed column is
+// still found.
+func (t *Table) searchPaged(ctx context.Context, s *Scan, path string, field iceberg.NestedField, decl vector.Declaration, o SearchOptions, tasks []int, base int64, tops []*vector.TopK) (int64, error) {
+	b, err := registry.NewReadBuilder[vector.Block](registry.PARQUET, registry.InputFile{FS: s.fsys, Location: path})
 	if err != nil {
 		return 0, err
 	}
-	defer f.Close()
-	f.ReadPages(true) // one search per file: reads cost less than a mapping
-	if info := f.Info(); info.Dim != decl.Dim {
+	r, err := b.Project(iceberg.NewSchema(0, field)).Build()
+	if err != nil {
+		return 0, err
+	}
+	defer r.Close()
+	blocks, ok := r.(parquet.VectorBlocks)
+	if !ok {
+		return 0, fmt.Errorf("the registry's block reader (%T) does not describe its column", r)
+	}
+	info := blocks.Info()
+	if info.Dim != decl.Dim {
 		return 0, fmt.Errorf("column %s holds dimension %d vectors; the table declares %s", decl.Column, info.Dim, decl.TypeName())
 	}
 	deleted := dv.NewRoaringPositionBitmap()
@@ -242,7 +247,7 @@ func (t *Table) searchPaged(ctx context.Context, s *Scan, path string, decl vect
 		}
 	}
 	extra := deleted.Cardinality()
-	res, err := f.Search(0, o.Metric, o.Queries, o.K+int(extra))
+	res, err := vector.SearchStream(o.Metric, info.Dim, blocks, o.Queries, o.K+int(extra), 0)
 	if err != nil {
 		return 0, err
 	}
@@ -254,7 +259,7 @@ func (t *Table) searchPaged(ctx context.Context, s *Scan, path string, decl vect
 			tops[q].Push(base|r.ID, r.Score)
 		}
 	}
-	return f.Info().Rows - extra, nil
+	return info.Rows - extra, nil
 }
 
 // fillHitRows reads the asked-for columns of the hit rows, one registry

@@ -9,7 +9,7 @@ import (
 
 	"github.com/coltype-lab/lab/bench"
 	"github.com/coltype-lab/lab/bench/peers"
-	"github.com/coltype-lab/lab/types/vector"
+	"github.com/coltype-lab/lab/formats/parquet/vectorcol"
 )
 
 func init() {
@@ -57,13 +57,13 @@ func newBenchVectorsCommand(v *viper.Viper) *cobra.Command {
 				Dir:     v.GetString("bench.vectors.dir"),
 				Runs:    v.GetInt("bench.vectors.runs"),
 			}
-			if cfg.Layouts, err = parseList(v.GetString("bench.vectors.layouts"), "--layouts", vector.ParseLayout); err != nil {
+			if cfg.Layouts, err = parseList(v.GetString("bench.vectors.layouts"), "--layouts", vectorcol.ParseLayout); err != nil {
 				return usageError{err}
 			}
-			if cfg.Encodings, err = parseList(v.GetString("bench.vectors.encodings"), "--encodings", vector.ParseValueEncoding); err != nil {
+			if cfg.Encodings, err = parseList(v.GetString("bench.vectors.encodings"), "--encodings", vectorcol.ParseValueEncoding); err != nil {
 				return usageError{err}
 			}
-			if cfg.Codecs, err = parseList(v.GetString("bench.vectors.codecs"), "--codecs", vector.ParseCodec); err != nil {
+			if cfg.Codecs, err = parseList(v.GetString("bench.vectors.codecs"), "--codecs", vectorcol.ParseCodec); err != nil {
 				return usageError{err}
 			}
 			if cfg.Runs < 0 {

@@ -19,6 +19,7 @@ import (
 	"github.com/coltype-lab/lab/formats/avro"
 	"github.com/coltype-lab/lab/formats/parquet"
 	"github.com/coltype-lab/lab/formats/parquet/footer"
+	"github.com/coltype-lab/lab/formats/parquet/vectorcol"
 	"github.com/coltype-lab/lab/registry"
 	"github.com/coltype-lab/lab/types/vector"
 	"github.com/coltype-lab/lab/variant"
@@ -276,7 +277,7 @@ func readParquetWhole(in registry.InputFile, shown string, b *registry.ReadBuild
 		return nil, nil, fmt.Errorf("%s: %w", shown, err)
 	}
 	sr, ok := r.(interface {
-		Schema() *iceberg.Schema
+		registry.SchemaReader
 		Annotations() []footer.Annotation
 	})
 	if !ok {
@@ -371,7 +372,7 @@ func annotatedVector(a footer.Annotation, schema *iceberg.Schema) (schemaspec.Ve
 		return schemaspec.Vector{}, false
 	}
 	width := ft.Len() / int(a.VectorLength)
-	et, ok := vector.ElementFromParquetName(a.Element)
+	et, ok := vectorcol.ElementFromParquetName(a.Element)
 	if !ok {
 		switch {
 		case a.Element == "INT32" && width == 1:
@@ -396,16 +397,11 @@ func readerSchema(in registry.InputFile, shown string, format registry.FileForma
 	if mapping != nil {
 		b.WithNameMapping(mapping)
 	}
-	r, err := b.Build()
+	s, err := b.FileSchema()
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", shown, err)
 	}
-	defer r.Close()
-	sr, ok := r.(interface{ Schema() *iceberg.Schema })
-	if !ok {
-		return nil, fmt.Errorf("%s: the %s reader does not report the file's schema", shown, format)
-	}
-	return sr.Schema(), nil
+	return s, nil
 }
 
 func projectedFiles(spec *schemaspec.Spec, proj *iceberg.Schema) []string {

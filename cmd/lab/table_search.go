@@ -23,11 +23,11 @@ and column metrics), searches the VECTOR column of every kept data file and
 merges the per-file top lists into the k best rows, best first, ranked as
 lab vector search ranks them (ties: the earlier file, then the lower row).
 
-A local data file with no filter and no equality deletes is scanned in place
-by the lab's page reader, asking for k more hits than the file has deleted
-rows (deletion vectors, position deletes) and dropping those; any other file
-is read through the registry with the filter and deletes applied, as lab
-table scan reads it. Each hit names its data file and row position; --columns
+A Parquet data file with no filter and no equality deletes is read as blocks
+of vectors (one registry read through the table's FileIO, decoded page by
+page), asking for k more hits than the file has deleted rows (deletion
+vectors, position deletes) and dropping those; any other file is read as
+records with the filter and deletes applied, as lab table scan reads it. Each hit names its data file and row position; --columns
 adds those columns of the row.
 
 A query is a JSON array of numbers, or an array of such arrays for several.`,
@@ -142,7 +142,7 @@ func printSearch(w io.Writer, r *table.SearchResult, metric vector.Metric, k int
 		}{r.Table, r.SnapshotID, r.Column.Column, r.Column.TypeName(), metric.String(), k, r.Files, r.Paged, r.Rows,
 			ms(r.Plan), ms(r.Scan), results})
 	}
-	fmt.Fprintf(w, "%s snapshot %d: %s %s, metric %v, top %d; %d file(s) searched (%d in place), %d rows, plan %.1f ms, scan %.1f ms\n",
+	fmt.Fprintf(w, "%s snapshot %d: %s %s, metric %v, top %d; %d file(s) searched (%d as vector blocks), %d rows, plan %.1f ms, scan %.1f ms\n",
 		r.Table, r.SnapshotID, r.Column.Column, r.Column.TypeName(), metric, k, r.Files, r.Paged, r.Rows, ms(r.Plan), ms(r.Scan))
 	for q, hits := range results {
 		fmt.Fprintf(w, "query %d:\n", q)

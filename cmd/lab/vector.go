@@ -13,6 +13,9 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/viper"
 
+	"github.com/coltype-lab/lab/formats/parquet"
+	"github.com/coltype-lab/lab/formats/parquet/vectorcol"
+	"github.com/coltype-lab/lab/registry"
 	"github.com/coltype-lab/lab/types/vector"
 )
 
@@ -53,7 +56,7 @@ row outside the file).`
 
 func newVectorSearchCommand(v *viper.Viper) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "search FILE.parquet (--query JSON | --query-file F)",
+		Use:   "search FILE.parquet|URL (--query JSON | --query-file F)",
 		Short: "Exact top-k search of a vector column: row numbers and scores, best first",
 		Long: `Search scores every row of the vector column against each query and prints
 the k best rows, best first, with their scores: dot and cosine rank higher
@@ -62,9 +65,14 @@ first; a row whose score is NaN (a null element, or a zero vector under
 cosine) ranks after every number. Null vectors are skipped.
 
 A query is a JSON array of numbers, or an array of such arrays for several
-queries (scored together through a matrix product).` + vectorExitStatus,
+queries (scored together through a matrix product).
+
+FILE may be an http:// or https:// URL: the file is read with range requests
+(its footer, then the vector column's pages), never downloaded whole; a server
+that ignores ranges, stalls, or changes the file mid-read is an error.` + vectorExitStatus,
 		Example: `  lab vector search emb.parquet --query '[0.1, 0.2, 0.3]' --k 5 --metric l2
-  lab vector search emb.parquet --query-file queries.json --metric cosine --json | jq '.results[0][0]'`,
+  lab vector search emb.parquet --query-file queries.json --metric cosine --json | jq '.results[0][0]'
+  lab vector search https://example.com/emb.parquet --query '[0.1, 0.2, 0.3]'`,
 		Args: usageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runVectorSearch(cmd.OutOrStdout(), args[0], vectorSearchOptions{
@@ -109,13 +117,21 @@ func runVectorSearch(out io.Writer, path string, o vectorSearchOptions) error {
 	if err != nil {
 		return usageError{err}
 	}
-	f, err := vector.OpenColumn(path, o.column)
+	// One registry read of the column's blocks, as every search makes it.
+	b, err := registry.NewReadBuilder[vector.Block](registry.PARQUET, inputFile(path))
 	if err != nil {
 		return err
 	}
-	defer f.Close()
-	f.ReadPages(true) // one search: reads cost less than a mapping (vector.SearchFile)
-	info := f.Info()
+	r, err := b.Set(parquet.PropVectorColumn, o.column).Build()
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	blocks, ok := r.(parquet.VectorBlocks)
+	if !ok {
+		return fmt.Errorf("%s: the registry's block reader (%T) does not describe its column", path, r)
+	}
+	info := blocks.Info()
 	dim := len(queries[0])
 	if info.Dim != 0 && dim != info.Dim {
 		return usageError{fmt.Errorf("%s: column %s: query dimension %d ≠ column dimension %d", path, columnName(o.column), dim, info.Dim)}
@@ -124,7 +140,7 @@ func runVectorSearch(out io.Writer, path string, o vectorSearchOptions) error {
 	for _, q := range queries {
 		data = append(data, q...)
 	}
-	res, err := f.Search(0, metric, vector.Matrix{Dim: dim, Data: data}, o.k)
+	res, err := vector.SearchStream(metric, dim, blocks, vector.Matrix{Dim: dim, Data: data}, o.k, 0)
 	if err != nil {
 		return err
 	}
@@ -143,7 +159,7 @@ func runVectorSearch(out io.Writer, path string, o vectorSearchOptions) error {
 			Checksums checksumReport `json:"checksums"`
 			Results   [][]hit        `json:"results"`
 		}{File: path, Layout: info.Layout.String(), Dim: info.Dim, Rows: info.Rows, Metric: metric.String(), K: o.k,
-			Checksums: checksumsOf(f)}
+			Checksums: checksumsOf(blocks)}
 		for _, rs := range res {
 			hits := make([]hit, len(rs))
 			for i, r := range rs {
@@ -153,7 +169,7 @@ func runVectorSearch(out io.Writer, path string, o vectorSearchOptions) error {
 		}
 		return writeJSON(out, doc)
 	}
-	fmt.Fprintf(out, "%s: %s, %d rows × %d, metric %v, top %d; %s\n", path, info.Layout, info.Rows, info.Dim, metric, o.k, checksumsOf(f))
+	fmt.Fprintf(out, "%s: %s, %d rows × %d, metric %v, top %d; %s\n", path, info.Layout, info.Rows, info.Dim, metric, o.k, checksumsOf(blocks))
 	for qi, rs := range res {
 		fmt.Fprintf(out, "query %d:\n", qi)
 		for rank, r := range rs {
@@ -170,7 +186,9 @@ type checksumReport struct {
 	Without  int64 `json:"pages_without_crc"`
 }
 
-func checksumsOf(f *vector.File) checksumReport {
+func checksumsOf(f interface {
+	Checksums() (verified, without int64)
+}) checksumReport {
 	v, n := f.Checksums()
 	return checksumReport{Verified: v, Without: n}
 }
@@ -187,7 +205,7 @@ func (c checksumReport) String() string {
 
 func columnName(c string) string {
 	if c == "" {
-		return vector.ColumnName
+		return vectorcol.ColumnName
 	}
 	return c
 }
@@ -280,7 +298,7 @@ func runVectorTake(out, errOut io.Writer, path, rowList, column string, asJSON b
 		}
 		rows = append(rows, r)
 	}
-	f, err := vector.OpenColumn(path, column)
+	f, err := vectorcol.OpenColumn(path, column)
 	if err != nil {
 		return err
 	}

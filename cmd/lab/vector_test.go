@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/coltype-lab/lab/types/vector"
+	"github.com/coltype-lab/lab/formats/parquet/vectorcol"
 )
 
 func TestVectorCLI(t *testing.T) {
@@ -25,10 +25,10 @@ func TestVectorCLI(t *testing.T) {
 		5, 0, 0,
 	}
 	null := []bool{false, false, false, false, true, false}
-	files := map[vector.Layout]string{}
-	for _, l := range vector.Layouts() {
+	files := map[vectorcol.Layout]string{}
+	for _, l := range vectorcol.Layouts() {
 		p := filepath.Join(work, l.String()+".parquet")
-		if err := vector.WriteFile(p, vector.Column{Dim: 3, Data: data, Null: null}, vector.WriteOptions{Layout: l}); err != nil {
+		if err := vectorcol.WriteFile(p, vectorcol.Column{Dim: 3, Data: data, Null: null}, vectorcol.WriteOptions{Layout: l}); err != nil {
 			t.Fatal(err)
 		}
 		files[l] = p
@@ -77,7 +77,7 @@ func TestVectorCLI(t *testing.T) {
 		if err := os.WriteFile(qf, []byte("[[0,0,1],[0,1,0]]"), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		out, errOut, code := run(t, bin, work, "vector", "search", files[vector.LayoutFLBA], "--query-file", qf, "--k", "1", "--metric", "l2")
+		out, errOut, code := run(t, bin, work, "vector", "search", files[vectorcol.LayoutFLBA], "--query-file", qf, "--k", "1", "--metric", "l2")
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, errOut)
 		}
@@ -88,7 +88,7 @@ func TestVectorCLI(t *testing.T) {
 		}
 	})
 	t.Run("take json", func(t *testing.T) {
-		out, errOut, code := run(t, bin, work, "vector", "take", files[vector.LayoutList], "--rows", "2,4", "--json")
+		out, errOut, code := run(t, bin, work, "vector", "take", files[vectorcol.LayoutList], "--rows", "2,4", "--json")
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, errOut)
 		}
@@ -109,7 +109,7 @@ func TestVectorCLI(t *testing.T) {
 	if err := os.WriteFile(notParquet, []byte("hello"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	flba := files[vector.LayoutFLBA]
+	flba := files[vectorcol.LayoutFLBA]
 	for _, tt := range []struct {
 		name string
 		args []string

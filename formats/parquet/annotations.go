@@ -12,6 +12,7 @@ import (
 
 	"github.com/coltype-lab/lab/data"
 	"github.com/coltype-lab/lab/formats/parquet/footer"
+	"github.com/coltype-lab/lab/formats/parquet/vectorcol"
 	"github.com/coltype-lab/lab/registry"
 	"github.com/coltype-lab/lab/types/file"
 	"github.com/coltype-lab/lab/types/vector"
@@ -176,9 +177,9 @@ func planAnnotations(schema *iceberg.Schema, props map[string]string) (*annotati
 func checkVectorLayout(d vector.Declaration, s vectorSettings, mirrorOnly bool) error {
 	key := PropVectorLayoutColumn + d.Column
 	switch {
-	case s.layout == vector.LayoutFixedSizeList && d.Element != vector.Float32 && d.Element != vector.Float64:
+	case s.layout == vectorcol.LayoutFixedSizeList && d.Element != vector.Float32 && d.Element != vector.Float64:
 		return fmt.Errorf("%s: column %q: layout fixed-size-list holds float32 and float64 elements only (PR #241's FIXED_SIZE_LIST names the element by its physical type), not %s; write flba", key, d.Column, d.Element)
-	case s.layout == vector.LayoutVectorRepetition && mirrorOnly:
+	case s.layout == vectorcol.LayoutVectorRepetition && mirrorOnly:
 		return fmt.Errorf("%s: column %q: layout vector-repetition needs its VECTOR repetition in the footer, which %s=false keeps to the types every reader knows; a reader without it would misread the pages", key, d.Column, PropFooterAnnotations)
 	}
 	return nil
@@ -229,12 +230,12 @@ func (p *annotationPlan) annotate(meta *footer.FileMetaData) error {
 	for _, vc := range p.vectors {
 		a := footer.Annotation{Kind: footer.KindVector, ID: p.vectorID, VectorLength: vc.dim, Element: vc.element}
 		switch vc.settings.layout {
-		case vector.LayoutFixedSizeList:
+		case vectorcol.LayoutFixedSizeList:
 			// PR #241: the element's physical type, FLOAT or DOUBLE.
 			a = footer.Annotation{Kind: footer.KindFixedSizeList, VectorLength: vc.dim, Element: vc.element}
-		case vector.LayoutList:
+		case vectorcol.LayoutList:
 			a = footer.Annotation{Kind: footer.KindVector, ID: p.vectorID, VectorLength: vc.dim}
-		case vector.LayoutVectorRepetition:
+		case vectorcol.LayoutVectorRepetition:
 			a = footer.Annotation{Kind: footer.KindVector, ID: p.vectorID, VectorLength: vc.dim, VectorRepetition: true}
 		}
 		if err := footer.Annotate(meta, []string{vc.name}, a); err != nil {

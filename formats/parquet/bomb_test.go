@@ -14,6 +14,7 @@ import (
 	"github.com/andybalholm/brotli"
 	"github.com/apache/iceberg-go"
 	"github.com/klauspost/compress/gzip"
+	"github.com/klauspost/compress/snappy"
 	"github.com/klauspost/compress/zstd"
 	"github.com/parquet-go/parquet-go/encoding/thrift"
 	"github.com/parquet-go/parquet-go/format"
@@ -32,15 +33,25 @@ type bombPage struct {
 	body   []byte // the page as written
 }
 
-// bombSchema is the one column of bombPage files.
-var bombSchema = iceberg.NewSchema(0, req(1, "x", iceberg.PrimitiveTypes.Int64))
+// bombSchema is the one column of bombPage files; optionalBombSchema is the
+// same column optional, so that its pages have definition levels.
+var (
+	bombSchema         = iceberg.NewSchema(0, req(1, "x", iceberg.PrimitiveTypes.Int64))
+	optionalBombSchema = iceberg.NewSchema(0, opt(1, "x", iceberg.PrimitiveTypes.Int64))
+)
 
 // newBombPage writes 60,000 small values (480,000 bytes, compressible, not
 // a multiple of zstd's 128 KiB block) into one page compressed with codec.
 func newBombPage(t *testing.T, codec string) *bombPage {
+	return newBombPageOf(t, codec, bombSchema)
+}
+
+// newBombPageOf is newBombPage with the column of schema (bombSchema or
+// optionalBombSchema).
+func newBombPageOf(t *testing.T, codec string, schema *iceberg.Schema) *bombPage {
 	t.Helper()
 	r := rand.New(rand.NewPCG(1, 2))
-	st := bombSchema.AsStruct()
+	st := schema.AsStruct()
 	p := &bombPage{}
 	recs := make([]*data.Record, 60000)
 	for i := range recs {
@@ -49,7 +60,7 @@ func newBombPage(t *testing.T, codec string) *bombPage {
 		recs[i] = rec(&st, v)
 	}
 	path := tempFile(t, "page.parquet")
-	writeRecords(t, path, bombSchema, map[string]string{
+	writeRecords(t, path, schema, map[string]string{
 		lab.PropCompressionCodec: codec,
 		lab.PropDictEnabled:      "false",
 		lab.PropPageBytes:        "4194304",
@@ -370,4 +381,80 @@ func zstdDecodeAll(b []byte) ([]byte, error) {
 	}
 	defer d.Close()
 	return d.DecodeAll(b, nil)
+}
+
+// A page's levels are runs whose headers declare counts: six bytes can
+// declare 2^30 levels, which parquet-go's level decoder would allocate
+// (1 GiB) before anything compares them with the page's value count. The
+// read refuses the page, allocating little more than the page, whether
+// the levels sit in plain or compressed page data.
+func TestReadRefusesLevelBombs(t *testing.T) {
+	for _, codec := range []string{"uncompressed", "zstd", "snappy", "gzip"} {
+		p := newBombPageOf(t, "uncompressed", optionalBombSchema)
+		if !p.header.DataPageHeader.Valid {
+			t.Fatal("not a v1 data page")
+		}
+		defs := binary.LittleEndian.Uint32(p.body)
+		values := p.body[4+defs:]
+		for _, tc := range []struct {
+			name string
+			runs []byte
+			want string // "" when the runs are refused by parquet-go itself
+		}{
+			{"RLE run of 2^30", append(binary.AppendUvarint(nil, (1<<30)<<1), 1), "definition levels declare 1073741824 levels, the page has 60000 values"},
+			{"RLE runs of 2^20 each", bytes.Repeat(append(binary.AppendUvarint(nil, (1<<20)<<1), 1), 1000), "definition levels declare 1048576000 levels"},
+			{"bit-packed run of 2^27 groups", append(binary.AppendUvarint(nil, (1<<27)<<1|1), 0xff), ""},
+		} {
+			t.Run(codec+"/"+tc.name, func(t *testing.T) {
+				plain := binary.LittleEndian.AppendUint32(nil, uint32(len(tc.runs)))
+				plain = append(append(plain, tc.runs...), values...)
+				body := compressPage(t, codec, plain)
+				forged := *p
+				forged.header.UncompressedPageSize = int32(len(plain))
+				forged.md.RowGroups = append([]format.RowGroup(nil), p.md.RowGroups...)
+				forged.md.RowGroups[0].Columns = append([]format.ColumnChunk(nil), p.md.RowGroups[0].Columns...)
+				forged.md.RowGroups[0].Columns[0].MetaData.Codec = map[string]format.CompressionCodec{
+					"uncompressed": format.Uncompressed, "zstd": format.Zstd, "snappy": format.Snappy, "gzip": format.Gzip}[codec]
+				_, alloc, err := forged.read(t, forged.with(t, body))
+				if alloc > 64<<20 {
+					t.Errorf("reading the page allocated %d MiB", alloc>>20)
+				}
+				if err == nil {
+					t.Fatal("forged levels read without an error")
+				}
+				if !strings.Contains(err.Error(), tc.want) {
+					t.Errorf("err = %v, want one containing %q", err, tc.want)
+				}
+			})
+		}
+	}
+}
+
+// compressPage compresses a page's data with codec as a writer would.
+func compressPage(t *testing.T, codec string, plain []byte) []byte {
+	t.Helper()
+	switch codec {
+	case "uncompressed":
+		return plain
+	case "snappy":
+		return snappy.Encode(nil, plain)
+	case "zstd":
+		enc, err := zstd.NewWriter(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return enc.EncodeAll(plain, nil)
+	case "gzip":
+		var buf bytes.Buffer
+		z := gzip.NewWriter(&buf)
+		if _, err := z.Write(plain); err != nil {
+			t.Fatal(err)
+		}
+		if err := z.Close(); err != nil {
+			t.Fatal(err)
+		}
+		return buf.Bytes()
+	}
+	t.Fatalf("codec %s", codec)
+	return nil
 }

@@ -97,7 +97,7 @@ func TestOtherWritersColumnsAllRead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := r.(interface{ Schema() *iceberg.Schema }).Schema()
+	got := r.(registry.SchemaReader).Schema()
 	r.Close()
 	if !got.Equals(want) {
 		t.Fatalf("file schema\n%s\nwant\n%s", got, want)

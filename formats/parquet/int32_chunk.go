@@ -4,11 +4,11 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"io"
 	"math/bits"
 	"slices"
 
+	"github.com/coltype-lab/lab/formats/parquet/internal/pages"
 	pq "github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/format"
 )
@@ -23,7 +23,7 @@ import (
 // 32-bit arithmetic modulo 2^32, which is what this decoder uses. It reads
 // every page of the chunk (v1 and v2, dictionary or not, PLAIN, the two
 // dictionary encodings and DELTA_BINARY_PACKED) and refuses anything else
-// naming the page's offset; checkChunkPages has already bounded the pages.
+// naming the page's offset; pages.CheckChunk has already bounded the pages.
 type int32Chunk struct {
 	src            io.ReaderAt
 	md             *format.ColumnMetaData
@@ -65,7 +65,7 @@ func (c *int32Chunk) ReadValues(dst []pq.Value) (int, error) {
 }
 
 func (c *int32Chunk) readPage() error {
-	h, n, err := readPageHeader(c.src, c.pos, c.end)
+	h, n, err := pages.ReadHeader(c.src, c.pos, c.end)
 	if err != nil {
 		return err
 	}
@@ -75,12 +75,8 @@ func (c *int32Chunk) readPage() error {
 	}
 	c.pos += n + int64(h.CompressedPageSize)
 	c.page, c.next = c.page[:0], 0
-	// As parquet-go does for the pages it reads: a header CRC of 0 is
-	// taken as none (its model cannot tell them apart).
-	if h.CRC != 0 {
-		if got := crc32.ChecksumIEEE(body); got != uint32(h.CRC) {
-			return fmt.Errorf("page checksum mismatch: the header says %08x, the page's bytes give %08x", uint32(h.CRC), got)
-		}
+	if _, err := pages.CheckCRC(h, body); err != nil {
+		return err
 	}
 	switch h.Type {
 	case format.DictionaryPage:
@@ -134,12 +130,12 @@ func (c *int32Chunk) readPage() error {
 		var reps, defs []int32
 		var err error
 		if c.maxRep > 0 {
-			if reps, err = decodeHybrid(body[:rl], bits.Len(uint(c.maxRep)), count, c.maxRep); err != nil {
+			if reps, err = pages.AppendHybrid([]int32(nil), body[:rl], bits.Len(uint(c.maxRep)), count, c.maxRep); err != nil {
 				return fmt.Errorf("repetition levels: %w", err)
 			}
 		}
 		if c.maxDef > 0 {
-			if defs, err = decodeHybrid(body[rl:rl+dl], bits.Len(uint(c.maxDef)), count, c.maxDef); err != nil {
+			if defs, err = pages.AppendHybrid([]int32(nil), body[rl:rl+dl], bits.Len(uint(c.maxDef)), count, c.maxDef); err != nil {
 				return fmt.Errorf("definition levels: %w", err)
 			}
 		}
@@ -160,14 +156,7 @@ func (c *int32Chunk) decompress(data []byte, size int) ([]byte, error) {
 	if c.md.Codec == format.Uncompressed {
 		return data, nil
 	}
-	out, err := pq.LookupCompressionCodec(c.md.Codec).Decode(make([]byte, 0, max(size, 0)), data)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", c.md.Codec, err)
-	}
-	if len(out) != size {
-		return nil, fmt.Errorf("%s data decompresses to %d bytes, the page header says %d", c.md.Codec, len(out), size)
-	}
-	return out, nil
+	return pages.Decompress(c.md.Codec, data, size, func(n int) []byte { return make([]byte, n) })
 }
 
 // values decodes a data page's values and pairs them with its levels.
@@ -230,7 +219,7 @@ func (c *int32Chunk) dictionaryValues(data []byte, n int) ([]int32, error) {
 	if width > 32 {
 		return nil, fmt.Errorf("index bit width %d", width)
 	}
-	idx, err := decodeHybrid(data[1:], width, n, len(c.dict)-1)
+	idx, err := pages.AppendHybrid([]int32(nil), data[1:], width, n, len(c.dict)-1)
 	if err != nil {
 		return nil, err
 	}
@@ -253,66 +242,8 @@ func levelsV1(data []byte, enc format.Encoding, maxLevel, n int) ([]int32, []byt
 	if uint64(size) > uint64(len(data)-4) {
 		return nil, nil, fmt.Errorf("%d bytes declared, %d left in the page", size, len(data)-4)
 	}
-	levels, err := decodeHybrid(data[4:4+size], bits.Len(uint(maxLevel)), n, maxLevel)
+	levels, err := pages.AppendHybrid([]int32(nil), data[4:4+size], bits.Len(uint(maxLevel)), n, maxLevel)
 	return levels, data[4+size:], err
-}
-
-// decodeHybrid decodes n values of the RLE/bit-packed hybrid encoding of
-// the given width, each at most maxValue.
-func decodeHybrid(src []byte, width, n, maxValue int) ([]int32, error) {
-	out := make([]int32, 0, n)
-	for len(out) < n {
-		h, k := binary.Uvarint(src)
-		if k <= 0 {
-			return nil, fmt.Errorf("%d of %d values, then no run header", len(out), n)
-		}
-		src = src[k:]
-		if h&1 == 1 {
-			groups := h >> 1
-			size := groups * uint64(width)
-			if groups == 0 || size > uint64(len(src)) {
-				return nil, fmt.Errorf("bit-packed run of %d groups of width %d, %d bytes left", groups, width, len(src))
-			}
-			for i := 0; i < int(groups)*8 && len(out) < n; i++ {
-				out = append(out, int32(unpackBits(src, i, width)))
-			}
-			src = src[size:]
-		} else {
-			run := h >> 1
-			size := (width + 7) / 8
-			if run == 0 || size > len(src) {
-				return nil, fmt.Errorf("run of %d values of %d bytes, %d bytes left", run, size, len(src))
-			}
-			var v uint64
-			for i := range size {
-				v |= uint64(src[i]) << (8 * i)
-			}
-			src = src[size:]
-			for i := uint64(0); i < run && len(out) < n; i++ {
-				out = append(out, int32(v))
-			}
-		}
-	}
-	for _, v := range out {
-		if v < 0 || int(v) > maxValue {
-			return nil, fmt.Errorf("value %d above the largest allowed, %d", v, maxValue)
-		}
-	}
-	return out, nil
-}
-
-// unpackBits is the i-th value of width bits (at most 64) of a
-// little-endian bit-packed run.
-func unpackBits(b []byte, i, width int) uint64 {
-	var v uint64
-	bit := i * width
-	for got := 0; got < width; {
-		at, off := (bit+got)/8, (bit+got)%8
-		take := min(8-off, width-got)
-		v |= uint64(b[at]>>off&(1<<take-1)) << got
-		got += take
-	}
-	return v
 }
 
 func plainInt32(data []byte, n int) ([]int32, error) {
@@ -392,7 +323,7 @@ func deltaInt32(src []byte, n int) ([]int32, error) {
 				return nil, fmt.Errorf("miniblock of %d bytes, %d left", size, len(src))
 			}
 			for i := 0; i < per && len(out) < n; i++ {
-				last += uint32(minDelta) + uint32(unpackBits(src, i, width))
+				last += uint32(minDelta) + uint32(pages.UnpackBits(src, i, width))
 				out = append(out, int32(last))
 			}
 			src = src[size:]

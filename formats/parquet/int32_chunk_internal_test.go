@@ -149,47 +149,16 @@ func TestDeltaInt32Refuses(t *testing.T) {
 	}
 }
 
-func TestDecodeHybrid(t *testing.T) {
-	// A run of 5 ones, then a bit-packed group of 8 two-bit values.
-	src := []byte{5 << 1, 1, 1<<1 | 1, 0b11100100, 0b00011011}
-	got, err := decodeHybrid(src, 2, 13, 3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []int32{1, 1, 1, 1, 1, 0, 1, 2, 3, 3, 2, 1, 0}
-	if !slices.Equal(got, want) {
-		t.Fatalf("got %v, want %v", got, want)
-	}
-	if _, err := decodeHybrid(src, 2, 13, 2); err == nil || !strings.Contains(err.Error(), "above the largest") {
-		t.Fatalf("level above the maximum: err = %v", err)
-	}
-	if _, err := decodeHybrid(src[:3], 2, 13, 3); err == nil {
-		t.Fatal("truncated run accepted")
-	}
-	// A run longer than needed stops at n without allocating the run.
-	if got, err := decodeHybrid(binary.AppendUvarint(nil, 1<<40), 1, 3, 1); err == nil || len(got) != 0 {
-		t.Fatalf("run without its value: %v, %v", got, err)
-	}
-	huge := append(binary.AppendUvarint(nil, (1<<40)<<1), 1)
-	if got, err := decodeHybrid(huge, 1, 3, 1); err != nil || !slices.Equal(got, []int32{1, 1, 1}) {
-		t.Fatalf("long run: %v, %v", got, err)
-	}
-}
-
 // FuzzInt32Decoders: the lab's INT32 page decoders on any bytes: no panic,
 // no more values than asked, and what the 64-bit encoder writes decodes.
 func FuzzInt32Decoders(f *testing.F) {
 	f.Add(encodeDelta64([]int32{1, 2, math.MaxInt32, math.MinInt32, 7}, 128, 4), uint16(5), uint8(2))
 	f.Add([]byte{5 << 1, 1, 1<<1 | 1, 0b11100100, 0b00011011}, uint16(13), uint8(2))
 	f.Add([]byte{0x80, 0x01, 0x04, 0x02, 0x00, 0x00, 0x41, 0, 0, 0}, uint16(2), uint8(1))
-	f.Fuzz(func(t *testing.T, src []byte, n uint16, width uint8) {
+	f.Fuzz(func(t *testing.T, src []byte, n uint16, _ uint8) {
 		count := int(n)
 		if vals, err := deltaInt32(src, count); err == nil && len(vals) != count {
 			t.Fatalf("deltaInt32: %d values, asked %d", len(vals), count)
-		}
-		w := int(width % 33)
-		if vals, err := decodeHybrid(src, w, count, 1<<w-1); err == nil && len(vals) != count {
-			t.Fatalf("decodeHybrid: %d values, asked %d", len(vals), count)
 		}
 		if vals, err := plainInt32(src, count); err == nil && len(vals) != count {
 			t.Fatalf("plainInt32: %d values, asked %d", len(vals), count)

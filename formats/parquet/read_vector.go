@@ -12,6 +12,7 @@ import (
 
 	"github.com/coltype-lab/lab/data"
 	"github.com/coltype-lab/lab/formats/parquet/footer"
+	"github.com/coltype-lab/lab/formats/parquet/vectorcol"
 	"github.com/coltype-lab/lab/types/vector"
 )
 
@@ -30,7 +31,7 @@ import (
 
 // vectorView is a VECTOR column found in the file's schema.
 type vectorView struct {
-	layout  vector.Layout // LayoutList or LayoutVectorRepetition
+	layout  vectorcol.Layout // LayoutList or LayoutVectorRepetition
 	dim     int
 	element vector.ElementType // 0: the leaf is none of the lab's elements
 	leaf    *fnode
@@ -88,7 +89,7 @@ func vectorRepetitionView(v *fview, n *fnode) *fview {
 	leaf := n.children[0].children[0]
 	v.shape = fVector
 	v.children = []*fview{viewOf(leaf, false)}
-	v.vec = &vectorView{layout: vector.LayoutVectorRepetition, dim: n.children[0].vectorLength,
+	v.vec = &vectorView{layout: vectorcol.LayoutVectorRepetition, dim: n.children[0].vectorLength,
 		element: vectorElementOf(leaf.elem), leaf: leaf, elementID: leaf.id}
 	return v
 }
@@ -108,7 +109,7 @@ func markVectorLists(root *fview, anns []footer.Annotation) {
 			if e.shape != fPrimitive || e.leaf == c.repeated {
 				continue // not the 3-level list of a leaf
 			}
-			c.vec = &vectorView{layout: vector.LayoutList, dim: int(a.VectorLength),
+			c.vec = &vectorView{layout: vectorcol.LayoutList, dim: int(a.VectorLength),
 				element: vectorElementOf(e.leaf.elem), leaf: e.leaf, elementID: e.id}
 		}
 	}
@@ -132,7 +133,7 @@ func (vv *vectorView) icebergType(v *fview, mode schemaMode) (iceberg.Type, erro
 
 // vectorRead is how an rVector node assembles its values.
 type vectorRead struct {
-	layout  vector.Layout
+	layout  vectorcol.Layout
 	dim     int
 	element vector.ElementType
 	fixed   bool     // fixed[L] cells, else []any lists
@@ -146,12 +147,12 @@ type vectorRead struct {
 func (p *readPlanner) vectorNode(f iceberg.NestedField, fv *fview, path string) (*rnode, error) {
 	vv := fv.vec
 	leaf := vv.leaf
-	if (vv.layout == vector.LayoutVectorRepetition && leaf.rep > 0) || leaf.rep > 1 {
+	if (vv.layout == vectorcol.LayoutVectorRepetition && leaf.rep > 0) || leaf.rep > 1 {
 		return nil, fmt.Errorf("read %s: field id %d (%q): a VECTOR column inside a list or map is not read", p.location, f.ID, f.Name)
 	}
 	vr := &vectorRead{layout: vv.layout, dim: vv.dim, element: vv.element, leafDef: leaf.def}
 	n := &rnode{kind: rVector, def: fv.def, path: path, vec: vr}
-	if vv.layout == vector.LayoutList {
+	if vv.layout == vectorcol.LayoutList {
 		n.repDef, n.rep = fv.repeated.def, fv.repeated.rep
 	}
 	switch t := f.Type.(type) {
@@ -182,7 +183,7 @@ func (p *readPlanner) vectorNode(f iceberg.NestedField, fv *fview, path string) 
 		return nil, err
 	}
 	c.release = true // every value is converted before the next is read
-	if vv.layout == vector.LayoutVectorRepetition {
+	if vv.layout == vectorcol.LayoutVectorRepetition {
 		c.vectorSlots = int64(vv.dim)
 	}
 	n.col, n.cursors, n.level = c, []*cursor{c}, c
@@ -197,7 +198,7 @@ func (r *recordReader) readVector(n *rnode) (any, error) {
 	if err != nil {
 		return nil, r.columnError(c, err)
 	}
-	list := vr.layout == vector.LayoutList
+	list := vr.layout == vectorcol.LayoutList
 	if first.DefinitionLevel() < n.def {
 		if !list {
 			// PR #592: a null vector still has its dim slots, all null.

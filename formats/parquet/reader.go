@@ -14,6 +14,7 @@ import (
 
 	"github.com/coltype-lab/lab/data"
 	"github.com/coltype-lab/lab/formats/parquet/footer"
+	"github.com/coltype-lab/lab/formats/parquet/internal/pages"
 	"github.com/coltype-lab/lab/registry"
 	"github.com/coltype-lab/lab/variant"
 )
@@ -70,27 +71,7 @@ func newRecordReader(in registry.InputFile, opts registry.ReadOptions) (r *recor
 
 func (r *recordReader) plan(opts registry.ReadOptions) error {
 	loc := r.location
-	tree := parseFileSchema(r.file.meta.Schema, r.file.fieldIDs)
-	setVectorLengths(tree, r.file.vectorLengths)
-	root := viewOf(tree, false)
-	markVectorLists(root, r.file.annotations)
-	mode := strictSchema
-	switch {
-	case hasFieldIDs(root.node):
-		// Ids in the file win over any mapping, as in Iceberg.
-		fillElementIDs(root)
-	case opts.NameMapping != nil:
-		applyNameMapping(root, opts.NameMapping)
-		mode = pruneUnmapped
-	default:
-		// Other writers' files: read through a mapping derived from the
-		// file's own schema, as Iceberg reads an imported file.
-		deriveFieldIDs(root)
-	}
-	if opts.Projection != nil {
-		mode = pruneUnreadable
-	}
-	fileSch, err := fileSchema(root, mode)
+	tree, root, fileSch, err := r.file.view(opts)
 	if err != nil {
 		return fmt.Errorf("read %s: %w", loc, err)
 	}
@@ -123,6 +104,33 @@ func (r *recordReader) plan(opts registry.ReadOptions) error {
 		return err
 	}
 	return nil
+}
+
+// view is the file's schema as a read with opts sees it: the parsed tree,
+// its view with field ids (the file's own, the name mapping's, or derived
+// from the names as Iceberg reads an imported file), and the Iceberg schema
+// of what can be read (pruned of what cannot when opts projects).
+func (o *openedFile) view(opts registry.ReadOptions) (*fnode, *fview, *iceberg.Schema, error) {
+	tree := parseFileSchema(o.meta.Schema, o.fieldIDs)
+	setVectorLengths(tree, o.vectorLengths)
+	root := viewOf(tree, false)
+	markVectorLists(root, o.annotations)
+	mode := strictSchema
+	switch {
+	case hasFieldIDs(root.node):
+		// Ids in the file win over any mapping, as in Iceberg.
+		fillElementIDs(root)
+	case opts.NameMapping != nil:
+		applyNameMapping(root, opts.NameMapping)
+		mode = pruneUnmapped
+	default:
+		deriveFieldIDs(root)
+	}
+	if opts.Projection != nil {
+		mode = pruneUnreadable
+	}
+	fileSch, err := fileSchema(root, mode)
+	return tree, root, fileSch, err
 }
 
 // selectRowGroups keeps the row groups whose start lies in the split and
@@ -233,7 +241,7 @@ func (r *recordReader) nextGroup() error {
 		if rows := r.file.meta.RowGroups[idx].NumRows; c.vectorSlots > 0 && md.NumValues != rows*c.vectorSlots {
 			return fmt.Errorf("read %s: column %q in row group %d: %d values for %d rows of vector_length %d: the VECTOR repetition disagrees with the data, which is not PR #592's layout", r.location, c.path, idx, md.NumValues, rows, c.vectorSlots)
 		}
-		if err := checkChunkPages(r.file.src, md); err != nil {
+		if err := pages.CheckChunk(r.file.src, md, c.leaf.rep, c.leaf.def); err != nil {
 			return fmt.Errorf("read %s: column %q in row group %d: %w", r.location, c.path, idx, err)
 		}
 		c.reset(r.file.src, md, chunks[c.col])
@@ -494,7 +502,7 @@ func shareBuffers(cursors []*cursor) {
 	}
 }
 
-// reset moves the cursor to a chunk, once checkChunkPages has passed it.
+// reset moves the cursor to a chunk, once pages.CheckChunk has passed it.
 // The chunks parquet-go cannot decode exactly are read by the lab's own
 // decoder (int32Chunk).
 func (c *cursor) reset(src io.ReaderAt, md *format.ColumnMetaData, chunk pq.ColumnChunk) {

@@ -12,6 +12,7 @@ import (
 	pq "github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/format"
 
+	"github.com/coltype-lab/lab/formats/parquet/internal/pages"
 	"github.com/coltype-lab/lab/registry"
 	"github.com/coltype-lab/lab/variant"
 )
@@ -519,7 +520,7 @@ func ReadVariantPath(in registry.InputFile, column, path string) (*VariantPathRe
 			chunks := f.file.RowGroups()[g].ColumnChunks()
 			open := func(c *cursor) error {
 				md := &rg.Columns[c.col].MetaData
-				if err := checkChunkPages(f.src, md); err != nil {
+				if err := pages.CheckChunk(f.src, md, c.leaf.rep, c.leaf.def); err != nil {
 					return fmt.Errorf("read %s: column %q in row group %d: %w", in.Location, c.path, g, err)
 				}
 				c.reset(f.src, md, chunks[c.col])

@@ -18,15 +18,16 @@ import (
 	"github.com/coltype-lab/lab/data"
 	"github.com/coltype-lab/lab/formats/parquet"
 	"github.com/coltype-lab/lab/formats/parquet/footer"
+	"github.com/coltype-lab/lab/formats/parquet/vectorcol"
 	"github.com/coltype-lab/lab/internal/testenv"
 	"github.com/coltype-lab/lab/types/vector"
 )
 
-// The record writer's layouts are vector.WriteFile's: the same schema
+// The record writer's layouts are vectorcol.WriteFile's: the same schema
 // elements (plus field ids, and VECTOR in place of LIST on the list
 // layout's outer group), the same annotation and chunk metadata, the same
 // vectors; for vector-repetition, written by the same page writer, the
-// same data pages byte for byte. (vector.WriteFile's list comes from
+// same data pages byte for byte. (vectorcol.WriteFile's list comes from
 // parquet-go, which writes data pages v2 and a type_length of 32 on its
 // FLOAT leaves; the lab's pages are v1, as Iceberg Java writes them, and
 // its FLOAT leaves carry no type_length, which parquet-format defines for
@@ -40,21 +41,21 @@ func TestVectorLayoutsMatchWriteFile(t *testing.T) {
 		}
 	}
 	flat := slices.Concat(vecs...)
-	sc := iceberg.NewSchema(0, iceberg.NestedField{ID: 1, Name: vector.ColumnName, Type: iceberg.FixedTypeOf(vecDim * 4), Required: true})
+	sc := iceberg.NewSchema(0, iceberg.NestedField{ID: 1, Name: vectorcol.ColumnName, Type: iceberg.FixedTypeOf(vecDim * 4), Required: true})
 	var recs []*data.Record
 	for _, v := range vecs {
 		recs = append(recs, data.Of(sc, mustEncode(t, vector.Float32, v)))
 	}
-	for _, layout := range []vector.Layout{vector.LayoutFLBA, vector.LayoutFixedSizeList, vector.LayoutList, vector.LayoutVectorRepetition} {
-		for _, enc := range []vector.ValueEncoding{vector.EncodingPlain, vector.EncodingByteStreamSplit} {
+	for _, layout := range []vectorcol.Layout{vectorcol.LayoutFLBA, vectorcol.LayoutFixedSizeList, vectorcol.LayoutList, vectorcol.LayoutVectorRepetition} {
+		for _, enc := range []vectorcol.ValueEncoding{vectorcol.EncodingPlain, vectorcol.EncodingByteStreamSplit} {
 			t.Run(fmt.Sprintf("%v/%v", layout, enc), func(t *testing.T) {
 				dir := t.TempDir()
 				ref, got := dir+"/writefile.parquet", dir+"/registry.parquet"
-				if err := vector.WriteFile(ref, vector.Column{Dim: vecDim, Data: flat}, vector.WriteOptions{Layout: layout, Encoding: enc, PageBytes: 2048}); err != nil {
+				if err := vectorcol.WriteFile(ref, vectorcol.Column{Dim: vecDim, Data: flat}, vectorcol.WriteOptions{Layout: layout, Encoding: enc, PageBytes: 2048}); err != nil {
 					t.Fatal(err)
 				}
 				encName := "plain"
-				if enc == vector.EncodingByteStreamSplit {
+				if enc == vectorcol.EncodingByteStreamSplit {
 					encName = "byte-stream-split"
 				}
 				writeRecords(t, got, sc, map[string]string{
@@ -63,7 +64,7 @@ func TestVectorLayoutsMatchWriteFile(t *testing.T) {
 				}, recs...)
 				rm, gm := readFooter(t, ref), readFooter(t, got)
 				if len(rm.Schema) != len(gm.Schema) {
-					t.Fatalf("schema of %d elements, vector.WriteFile's %d", len(gm.Schema), len(rm.Schema))
+					t.Fatalf("schema of %d elements, vectorcol.WriteFile's %d", len(gm.Schema), len(rm.Schema))
 				}
 				for i := 1; i < len(rm.Schema); i++ {
 					r, g := rm.Schema[i], gm.Schema[i]
@@ -74,7 +75,7 @@ func TestVectorLayoutsMatchWriteFile(t *testing.T) {
 					if r.Type.V != format.FixedLenByteArray {
 						r.TypeLength = g.TypeLength
 					}
-					if layout == vector.LayoutList && i == 1 {
+					if layout == vectorcol.LayoutList && i == 1 {
 						if _, ok := g.LogicalType.Value.(*footer.VectorType); !ok {
 							t.Errorf("list's outer group: logical type %s, want VECTOR", g.LogicalType.String())
 						}
@@ -83,15 +84,15 @@ func TestVectorLayoutsMatchWriteFile(t *testing.T) {
 					if r.Name != g.Name || r.Type != g.Type || r.TypeLength != g.TypeLength || r.RepetitionType != g.RepetitionType ||
 						r.NumChildren != g.NumChildren || r.ConvertedType != g.ConvertedType || r.VectorLength != g.VectorLength ||
 						r.LogicalType.String() != g.LogicalType.String() {
-						t.Errorf("schema element %d: %+v, vector.WriteFile's %+v", i, g, r)
+						t.Errorf("schema element %d: %+v, vectorcol.WriteFile's %+v", i, g, r)
 					}
 				}
 				ra, _ := footer.ReadAnnotations(rm)
 				ga, _ := footer.ReadAnnotations(gm)
-				if layout != vector.LayoutList {
+				if layout != vectorcol.LayoutList {
 					if len(ra) != 1 || len(ga) != 1 || ra[0].Kind != ga[0].Kind || ra[0].VectorLength != ga[0].VectorLength ||
 						ra[0].Element != ga[0].Element || ra[0].VectorRepetition != ga[0].VectorRepetition {
-						t.Errorf("annotations %+v, vector.WriteFile's %+v", ga, ra)
+						t.Errorf("annotations %+v, vectorcol.WriteFile's %+v", ga, ra)
 					}
 				} else if len(ga) != 1 || ga[0].Kind != footer.KindVector || ga[0].VectorLength != vecDim {
 					t.Errorf("list annotations %+v, want VECTOR of length %d", ga, vecDim)
@@ -99,14 +100,14 @@ func TestVectorLayoutsMatchWriteFile(t *testing.T) {
 				rc, gc := rm.RowGroups[0].Columns[0].MetaData, gm.RowGroups[0].Columns[0].MetaData
 				re, ge := slices.Sorted(slices.Values(rc.Encoding)), slices.Sorted(slices.Values(gc.Encoding))
 				if rc.Type != gc.Type || !slices.Equal(rc.PathInSchema, gc.PathInSchema) || rc.Codec != gc.Codec || rc.NumValues != gc.NumValues || !slices.Equal(re, ge) {
-					t.Errorf("chunk %+v, vector.WriteFile's %+v", gc, rc)
+					t.Errorf("chunk %+v, vectorcol.WriteFile's %+v", gc, rc)
 				}
-				if layout == vector.LayoutVectorRepetition {
+				if layout == vectorcol.LayoutVectorRepetition {
 					rb, _ := os.ReadFile(ref)
 					gb, _ := os.ReadFile(got)
 					start, end := rc.DataPageOffset, rc.DataPageOffset+rc.TotalCompressedSize
 					if !bytes.Equal(rb[start:end], gb[gc.DataPageOffset:gc.DataPageOffset+gc.TotalCompressedSize]) {
-						t.Errorf("vector-repetition pages differ from vector.WriteFile's")
+						t.Errorf("vector-repetition pages differ from vectorcol.WriteFile's")
 					}
 				}
 				checkVectorFile(t, got, vecs, false, layout)
@@ -131,14 +132,14 @@ func TestVectorLayoutsDuckDB(t *testing.T) {
 	fixed := vectorSchema(iceberg.FixedTypeOf(vecDim * 4))
 	list := vectorSchema(&iceberg.ListType{ElementID: 4, Element: iceberg.PrimitiveTypes.Float32})
 	for _, tc := range []struct {
-		layout           vector.Layout
+		layout           vectorcol.Layout
 		listTyped, nulls bool
 	}{
-		{vector.LayoutFLBA, false, false},
-		{vector.LayoutFixedSizeList, false, false},
-		{vector.LayoutList, false, false},
-		{vector.LayoutList, true, true},
-		{vector.LayoutVectorRepetition, false, false},
+		{vectorcol.LayoutFLBA, false, false},
+		{vectorcol.LayoutFixedSizeList, false, false},
+		{vectorcol.LayoutList, false, false},
+		{vectorcol.LayoutList, true, true},
+		{vectorcol.LayoutVectorRepetition, false, false},
 	} {
 		for _, enc := range []string{"plain", "byte-stream-split"} {
 			t.Run(fmt.Sprintf("%v/%s/null-elements=%v", tc.layout, enc, tc.nulls), func(t *testing.T) {
@@ -154,7 +155,7 @@ func TestVectorLayoutsDuckDB(t *testing.T) {
 				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 				defer cancel()
 				res, err := peers.DuckDBExec(ctx, fmt.Sprintf("SELECT id, emb, name FROM read_parquet('%s') ORDER BY id", path))
-				if tc.layout == vector.LayoutVectorRepetition {
+				if tc.layout == vectorcol.LayoutVectorRepetition {
 					if err == nil {
 						t.Fatalf("DuckDB read the vector-repetition file: %v", res.Results[0][:1])
 					}
@@ -190,7 +191,7 @@ func TestVectorLayoutsDuckDB(t *testing.T) {
 							t.Fatalf("row %d: DuckDB reads %q", i, got)
 						}
 					case []any:
-						if tc.layout != vector.LayoutList || len(got) != vecDim {
+						if tc.layout != vectorcol.LayoutList || len(got) != vecDim {
 							t.Fatalf("row %d: DuckDB reads %v", i, got)
 						}
 						for j, x := range got {

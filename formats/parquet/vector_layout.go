@@ -9,6 +9,7 @@ import (
 
 	"github.com/apache/iceberg-go"
 
+	"github.com/coltype-lab/lab/formats/parquet/vectorcol"
 	"github.com/coltype-lab/lab/types/vector"
 )
 
@@ -80,19 +81,19 @@ const VectorZstdLevel = 1
 
 // vectorLayouts are the layouts the record model writes, in the order its
 // errors name them.
-var vectorLayouts = []vector.Layout{vector.LayoutFLBA, vector.LayoutList, vector.LayoutVectorRepetition, vector.LayoutFixedSizeList}
+var vectorLayouts = []vectorcol.Layout{vectorcol.LayoutFLBA, vectorcol.LayoutList, vectorcol.LayoutVectorRepetition, vectorcol.LayoutFixedSizeList}
 
 // vectorSettings are a column's layout properties.
 type vectorSettings struct {
-	layout   vector.Layout
-	encoding vector.ValueEncoding
+	layout   vectorcol.Layout
+	encoding vectorcol.ValueEncoding
 	stats    bool
 }
 
 // parseVectorLayout parses a layout property's value.
-func parseVectorLayout(key, v string) (vector.Layout, error) {
+func parseVectorLayout(key, v string) (vectorcol.Layout, error) {
 	name := strings.ToLower(strings.TrimSpace(v))
-	if name == vector.LayoutFLBARaw.String() {
+	if name == vectorcol.LayoutFLBARaw.String() {
 		return 0, fmt.Errorf("%s: %q: flba-raw is flba without the VECTOR annotation, and the record writer annotates its VECTOR columns (write.parquet.footer-annotations=false keeps the annotation in the key/value mirror only); want flba, list, vector-repetition or fixed-size-list", key, v)
 	}
 	for _, l := range vectorLayouts {
@@ -104,12 +105,12 @@ func parseVectorLayout(key, v string) (vector.Layout, error) {
 }
 
 // parseVectorEncoding parses an encoding property's value.
-func parseVectorEncoding(key, v string) (vector.ValueEncoding, error) {
+func parseVectorEncoding(key, v string) (vectorcol.ValueEncoding, error) {
 	switch strings.ToLower(strings.TrimSpace(v)) {
 	case "plain":
-		return vector.EncodingPlain, nil
+		return vectorcol.EncodingPlain, nil
 	case "byte-stream-split", "byte_stream_split", "bss":
-		return vector.EncodingByteStreamSplit, nil
+		return vectorcol.EncodingByteStreamSplit, nil
 	}
 	return 0, fmt.Errorf("%s: %q is not a VECTOR value encoding (want plain or byte-stream-split)", key, v)
 }
@@ -118,7 +119,7 @@ func parseVectorEncoding(key, v string) (vector.ValueEncoding, error) {
 // columns. Every key must be well formed and name a declared column;
 // every value must parse. The errors name the key and the value.
 func planVectorSettings(props map[string]string, declared []string) (map[string]vectorSettings, error) {
-	def := vectorSettings{layout: vector.LayoutFLBA, encoding: vector.EncodingPlain}
+	def := vectorSettings{layout: vectorcol.LayoutFLBA, encoding: vectorcol.EncodingPlain}
 	if v, ok := props[PropVectorLayoutDefault]; ok {
 		l, err := parseVectorLayout(PropVectorLayoutDefault, v)
 		if err != nil {
@@ -208,7 +209,7 @@ func checkVectorType(f iceberg.NestedField, d vector.Declaration, s vectorSettin
 			elem = iceberg.PrimitiveTypes.Float64
 		}
 		if elem != nil && t.Element.Equals(elem) {
-			if s.layout != vector.LayoutList && s.layout != vector.LayoutVectorRepetition {
+			if s.layout != vectorcol.LayoutList && s.layout != vectorcol.LayoutVectorRepetition {
 				return false, fmt.Errorf("%s: column %q (field id %d) has type %s, which layout %s cannot store (its cells are fixed[%d]): write layout list or vector-repetition, or type the column fixed[%d]",
 					PropVectorLayoutColumn+d.Column, d.Column, f.ID, f.Type, s.layout, want, want)
 			}

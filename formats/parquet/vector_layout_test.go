@@ -17,6 +17,7 @@ import (
 	"github.com/coltype-lab/lab/data"
 	"github.com/coltype-lab/lab/formats/parquet"
 	"github.com/coltype-lab/lab/formats/parquet/footer"
+	"github.com/coltype-lab/lab/formats/parquet/vectorcol"
 	"github.com/coltype-lab/lab/registry"
 	"github.com/coltype-lab/lab/types/vector"
 )
@@ -92,19 +93,19 @@ func vectorSchema(emb iceberg.Type) *iceberg.Schema {
 		iceberg.NestedField{ID: 3, Name: "name", Type: iceberg.PrimitiveTypes.String})
 }
 
-// checkVectorFile reads path back through vector.OpenColumn (ReadAll,
+// checkVectorFile reads path back through vectorcol.OpenColumn (ReadAll,
 // Take, Search) and compares every vector with vecs, element by element
 // (null elements read as NaN).
-func checkVectorFile(t *testing.T, path string, vecs [][]float32, elemNulls bool, layout vector.Layout) {
+func checkVectorFile(t *testing.T, path string, vecs [][]float32, elemNulls bool, layout vectorcol.Layout) {
 	t.Helper()
-	f, err := vector.OpenColumn(path, "emb")
+	f, err := vectorcol.OpenColumn(path, "emb")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
 	info := f.Info()
 	if info.Layout != layout || info.Dim != vecDim || info.Rows != int64(len(vecs)) {
-		t.Fatalf("vector.OpenColumn: %+v, want layout %v, dim %d, %d rows", info, layout, vecDim, len(vecs))
+		t.Fatalf("vectorcol.OpenColumn: %+v, want layout %v, dim %d, %d rows", info, layout, vecDim, len(vecs))
 	}
 	m, nulls, err := f.ReadAll()
 	if err != nil {
@@ -165,9 +166,10 @@ func TestVectorLayoutsRoundTrip(t *testing.T) {
 	vecs := vectorValues(250, vecDim, 1)
 	sc := vectorSchema(iceberg.FixedTypeOf(vecDim * 4))
 	recs := vectorRecords(t, sc, vecs, vector.Float32, false, false)
-	for _, layout := range []vector.Layout{vector.LayoutFLBA, vector.LayoutFixedSizeList, vector.LayoutList, vector.LayoutVectorRepetition} {
+	for _, layout := range []vectorcol.Layout{vectorcol.LayoutFLBA, vectorcol.LayoutFixedSizeList, vectorcol.LayoutList, vectorcol.LayoutVectorRepetition} {
 		for _, enc := range []string{"plain", "byte-stream-split"} {
-			for _, codec := range []string{"uncompressed", "zstd"} {
+			// Every codec: the page stack reads gzip and brotli too.
+			for _, codec := range []string{"uncompressed", "zstd", "snappy", "lz4", "gzip", "brotli"} {
 				t.Run(fmt.Sprintf("%v/%s/%s", layout, enc, codec), func(t *testing.T) {
 					path := tempFile(t, "v.parquet")
 					props := map[string]string{
@@ -226,7 +228,9 @@ func TestVectorLayoutsRoundTrip(t *testing.T) {
 							if md.Encoding[0] != wantEnc {
 								t.Errorf("encodings %v, want %v first", md.Encoding, wantEnc)
 							}
-							if codec == "zstd" && md.Codec != format.Zstd || codec == "uncompressed" && md.Codec != format.Uncompressed {
+							want := map[string]format.CompressionCodec{"uncompressed": format.Uncompressed, "zstd": format.Zstd,
+								"snappy": format.Snappy, "lz4": format.Lz4Raw, "gzip": format.Gzip, "brotli": format.Brotli}[codec]
+							if md.Codec != want {
 								t.Errorf("codec %v, want %s", md.Codec, codec)
 							}
 						}
@@ -242,9 +246,10 @@ func TestVectorLayoutsRoundTrip(t *testing.T) {
 // lists (and as NaN by the vector reader).
 func TestVectorLayoutsNullElements(t *testing.T) {
 	vecs := vectorValues(120, vecDim, 2)
-	for _, layout := range []vector.Layout{vector.LayoutList, vector.LayoutVectorRepetition} {
+	for _, layout := range []vectorcol.Layout{vectorcol.LayoutList, vectorcol.LayoutVectorRepetition} {
 		for _, enc := range []string{"plain", "byte-stream-split"} {
-			for _, codec := range []string{"uncompressed", "zstd"} {
+			// Every codec: the page stack reads gzip and brotli too.
+			for _, codec := range []string{"uncompressed", "zstd", "snappy", "lz4", "gzip", "brotli"} {
 				t.Run(fmt.Sprintf("%v/%s/%s", layout, enc, codec), func(t *testing.T) {
 					sc := vectorSchema(&iceberg.ListType{ElementID: 4, Element: iceberg.PrimitiveTypes.Float32})
 					recs := vectorRecords(t, sc, vecs, vector.Float32, true, true)
@@ -277,7 +282,7 @@ func TestVectorLayoutsProjections(t *testing.T) {
 	vecs := vectorValues(40, vecDim, 3)
 	fixed := vectorSchema(iceberg.FixedTypeOf(vecDim * 4))
 	list := vectorSchema(&iceberg.ListType{ElementID: 4, Element: iceberg.PrimitiveTypes.Float32, ElementRequired: true})
-	for _, layout := range []vector.Layout{vector.LayoutList, vector.LayoutVectorRepetition} {
+	for _, layout := range []vectorcol.Layout{vectorcol.LayoutList, vectorcol.LayoutVectorRepetition} {
 		t.Run(layout.String(), func(t *testing.T) {
 			props := map[string]string{parquet.PropVectorColumns: "emb:float32:6", parquet.PropVectorLayoutDefault: layout.String()}
 			path := tempFile(t, "list.parquet")
@@ -287,7 +292,7 @@ func TestVectorLayoutsProjections(t *testing.T) {
 
 			path = tempFile(t, "fixed.parquet")
 			writeRecords(t, path, fixed, props, vectorRecords(t, fixed, vecs, vector.Float32, false, false)...)
-			if layout == vector.LayoutVectorRepetition {
+			if layout == vectorcol.LayoutVectorRepetition {
 				got = readRecords(t, path, func(b *registry.ReadBuilder[*data.Record]) { b.Project(list) })
 				assertRecords(t, got, vectorRecords(t, list, vecs, vector.Float32, true, false))
 			}
@@ -311,8 +316,8 @@ func TestVectorLayoutsElementTypes(t *testing.T) {
 		}
 		sc := vectorSchema(iceberg.FixedTypeOf(vecDim * et.Width()))
 		recs := vectorRecords(t, sc, vecs, et, false, false)
-		for _, layout := range []vector.Layout{vector.LayoutFLBA, vector.LayoutFixedSizeList, vector.LayoutList, vector.LayoutVectorRepetition} {
-			if layout == vector.LayoutFixedSizeList && et != vector.Float32 && et != vector.Float64 {
+		for _, layout := range []vectorcol.Layout{vectorcol.LayoutFLBA, vectorcol.LayoutFixedSizeList, vectorcol.LayoutList, vectorcol.LayoutVectorRepetition} {
+			if layout == vectorcol.LayoutFixedSizeList && et != vector.Float32 && et != vector.Float64 {
 				continue
 			}
 			for _, enc := range []string{"plain", "byte-stream-split"} {
@@ -325,13 +330,13 @@ func TestVectorLayoutsElementTypes(t *testing.T) {
 						parquet.PropPageBytes:                    "64",
 					}, recs...)
 					assertRecords(t, readRecords(t, path, nil), recs)
-					f, err := vector.OpenColumn(path, "emb")
+					f, err := vectorcol.OpenColumn(path, "emb")
 					if err != nil {
 						t.Fatal(err)
 					}
 					defer f.Close()
 					if info := f.Info(); info.Element != et || info.Layout != layout {
-						t.Fatalf("vector.OpenColumn: %+v", info)
+						t.Fatalf("vectorcol.OpenColumn: %+v", info)
 					}
 					m, _, err := f.ReadAll()
 					if err != nil {
@@ -385,7 +390,7 @@ func TestVectorStatisticsOnlyWhenAsked(t *testing.T) {
 	vecs := vectorValues(60, vecDim, 5)
 	sc := vectorSchema(iceberg.FixedTypeOf(vecDim * 4))
 	recs := vectorRecords(t, sc, vecs, vector.Float32, false, false)
-	for _, layout := range []vector.Layout{vector.LayoutFLBA, vector.LayoutFixedSizeList, vector.LayoutList, vector.LayoutVectorRepetition} {
+	for _, layout := range []vectorcol.Layout{vectorcol.LayoutFLBA, vectorcol.LayoutFixedSizeList, vectorcol.LayoutList, vectorcol.LayoutVectorRepetition} {
 		for _, stats := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%v/stats=%v", layout, stats), func(t *testing.T) {
 				props := map[string]string{
@@ -413,7 +418,7 @@ func TestVectorStatisticsOnlyWhenAsked(t *testing.T) {
 						t.Fatalf("emb: statistics %+v, want a null count", st)
 					}
 					wantNulls := int64(9) // rows 3, 10, ..., 59
-					if layout == vector.LayoutVectorRepetition {
+					if layout == vectorcol.LayoutVectorRepetition {
 						wantNulls *= vecDim
 					}
 					if st.NullCount.V != wantNulls {
@@ -449,7 +454,7 @@ func TestVectorStatisticsOnlyWhenAsked(t *testing.T) {
 
 // vectorBounds are the min/max statistics of vecs in layout: byte-wise
 // over the cells, or over the float elements.
-func vectorBounds(layout vector.Layout, vecs [][]float32) (lo, hi []byte) {
+func vectorBounds(layout vectorcol.Layout, vecs [][]float32) (lo, hi []byte) {
 	if layout.Flat() {
 		for _, v := range vecs {
 			if v == nil {
@@ -501,8 +506,6 @@ func TestVectorPropertiesRefused(t *testing.T) {
 			[]string{parquet.PropVectorLayoutColumn + "emb", "float32 and float64 elements only"}},
 		{"vector-repetition without footer annotations", map[string]string{parquet.PropVectorLayoutColumn + "emb": "vector-repetition", parquet.PropFooterAnnotations: "false"},
 			[]string{parquet.PropVectorLayoutColumn + "emb", parquet.PropFooterAnnotations}},
-		{"gzip", map[string]string{parquet.PropCompressionCodec: "gzip"},
-			[]string{parquet.PropCompressionCodec, `"gzip"`}},
 		{"unknown vector key", map[string]string{"write.parquet.vector-layouts": "list"},
 			[]string{"write.parquet.vector-layouts", "not honoured"}},
 	} {
@@ -573,7 +576,7 @@ func TestVectorValuesRefused(t *testing.T) {
 func TestVectorOnlyFile(t *testing.T) {
 	vecs := vectorValues(50, vecDim, 6)
 	sc := iceberg.NewSchema(0, iceberg.NestedField{ID: 1, Name: "emb", Type: iceberg.FixedTypeOf(vecDim * 4)})
-	for _, layout := range []vector.Layout{vector.LayoutFLBA, vector.LayoutList, vector.LayoutVectorRepetition} {
+	for _, layout := range []vectorcol.Layout{vectorcol.LayoutFLBA, vectorcol.LayoutList, vectorcol.LayoutVectorRepetition} {
 		t.Run(layout.String(), func(t *testing.T) {
 			var recs []*data.Record
 			for _, v := range vecs {

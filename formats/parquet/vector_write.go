@@ -18,12 +18,13 @@ import (
 	"github.com/parquet-go/parquet-go/format"
 
 	"github.com/coltype-lab/lab/formats/parquet/footer"
+	"github.com/coltype-lab/lab/formats/parquet/vectorcol"
 	"github.com/coltype-lab/lab/registry"
 	"github.com/coltype-lab/lab/types/vector"
 )
 
 // The record writer's VECTOR columns are written by the lab's page writer
-// (vector.ChunkWriter, the one behind vector.WriteFile's vector-repetition
+// (vectorcol.ChunkWriter, the one behind vectorcol.WriteFile's vector-repetition
 // files), not by parquet-go: parquet-go cannot express PR #592's VECTOR
 // repetition, and its value path (one parquet.Value per element, 24 bytes
 // each) writes list and vector-repetition columns at well under 0.1 GB/s.
@@ -76,15 +77,15 @@ type vectorGroup struct {
 }
 
 type placedChunk struct {
-	info vector.ChunkInfo
+	info vectorcol.ChunkInfo
 	at   int64
 }
 
 // vectorColWriter is one VECTOR column.
 type vectorColWriter struct {
 	vc      *vectorColumn
-	options vector.ChunkOptions
-	cw      *vector.ChunkWriter
+	options vectorcol.ChunkOptions
+	cw      *vectorcol.ChunkWriter
 	stream  bool         // pages go straight to the file
 	buf     bytes.Buffer // the waiting pages otherwise
 	start   int64        // where the streamed chunk begins
@@ -110,8 +111,8 @@ func (p *annotationPlan) vectorColumnNames() map[string]bool {
 }
 
 // vectorCodec is the codec of VECTOR columns: the file's, at
-// VectorZstdLevel for zstd without a level. gzip and brotli are refused:
-// the vector page reader does not read them.
+// VectorZstdLevel for zstd without a level. Every codec is allowed: the
+// page stack reads them all (gzip and brotli stream into the declared size).
 func vectorCodec(props map[string]string) (compress.Codec, error) {
 	name := strings.ToLower(strings.TrimSpace(registry.Property(props, PropCompressionCodec, defaultCompression)))
 	level := -1
@@ -122,13 +123,8 @@ func vectorCodec(props map[string]string) (compress.Codec, error) {
 		}
 		level = n
 	}
-	switch name {
-	case "gzip", "brotli":
-		return nil, fmt.Errorf("%s: %q: VECTOR columns (%s) are written uncompressed, snappy, zstd or lz4, the codecs the vector page reader reads", PropCompressionCodec, name, PropVectorColumns)
-	case "zstd":
-		if level < 0 {
-			level = VectorZstdLevel
-		}
+	if name == "zstd" && level < 0 {
+		level = VectorZstdLevel
 	}
 	return sharedCodec(name, level)
 }
@@ -142,7 +138,7 @@ func newVectorWriter(location string, out *registry.PendingFile, annot *annotati
 		if vc.field.ID <= 0 {
 			return nil, fmt.Errorf("column %q: field id %d cannot be written as a Parquet field_id (ids must be positive)", vc.name, vc.field.ID)
 		}
-		o := vector.ChunkOptions{
+		o := vectorcol.ChunkOptions{
 			Layout: vc.settings.layout, Element: vc.decl.Element, Dim: vc.decl.Dim, Encoding: vc.settings.encoding,
 			Codec: codec, PageBytes: pageBytes, Nullable: !vc.field.Required, Statistics: vc.settings.stats,
 		}
@@ -157,7 +153,7 @@ func newVectorWriter(location string, out *registry.PendingFile, annot *annotati
 		if c.stream {
 			sink = vw.out
 		}
-		cw, err := vector.NewChunkWriter(sink, o)
+		cw, err := vectorcol.NewChunkWriter(sink, o)
 		if err != nil {
 			return nil, fmt.Errorf("column %q: %w", vc.name, err)
 		}
@@ -601,7 +597,7 @@ func (vw *vectorWriter) finish(plan *writePlan, annot *annotationPlan, kv map[st
 			var b []byte
 			switch src := sources[k][c]; {
 			case src.vec != nil && src.vec.info.ColumnIndex != nil:
-				if b, err = vector.EncodeIndex(src.vec.info.ColumnIndex); err != nil {
+				if b, err = vectorcol.EncodeIndex(src.vec.info.ColumnIndex); err != nil {
 					return nil, nil, err
 				}
 			case src.vec == nil && cc.ColumnIndexOffset.Valid:
@@ -625,7 +621,7 @@ func (vw *vectorWriter) finish(plan *writePlan, annot *annotationPlan, kv map[st
 			switch src := sources[k][c]; {
 			case src.vec != nil:
 				oi := src.vec.info.OffsetIndex(src.vec.at)
-				if b, err = vector.EncodeIndex(&oi); err != nil {
+				if b, err = vectorcol.EncodeIndex(&oi); err != nil {
 					return nil, nil, err
 				}
 			case cc.OffsetIndexOffset.Valid:
@@ -719,7 +715,7 @@ func (vw *vectorWriter) mergedSchema(plan *writePlan, pqMeta *footer.FileMetaDat
 			if lt, ok := c.vc.field.Type.(*iceberg.ListType); ok {
 				elemID = thrift.New(int32(lt.ElementID))
 			}
-			schema = append(schema, vector.SchemaElements(c.vc.name, c.options, thrift.New(int32(c.vc.field.ID)), elemID)...)
+			schema = append(schema, vectorcol.SchemaElements(c.vc.name, c.options, thrift.New(int32(c.vc.field.ID)), elemID)...)
 			entries = append(entries, topEntry{vec: c, leaves: 1})
 		case n.kind == wUnknown:
 			// No column, as parquet-go's schema has none.
@@ -775,7 +771,7 @@ func shiftOffsetIndex(b []byte, shift int64) ([]byte, error) {
 	for i := range oi.PageLocations {
 		oi.PageLocations[i].Offset += shift
 	}
-	return vector.EncodeIndex(&oi)
+	return vectorcol.EncodeIndex(&oi)
 }
 
 // parquetGoFooter decodes footer bytes into parquet-go's model, which the
@@ -814,7 +810,7 @@ func (vw *vectorWriter) metricsFooter(meta *footer.FileMetaData) (*format.FileMe
 			if i < 0 || i+3 > len(m.Schema) || !m.Schema[i].IsGroup() {
 				return nil, fmt.Errorf("column %q not found in the footer", name)
 			}
-			leaf := vector.SchemaElements(name, vector.ChunkOptions{Layout: vector.LayoutFLBA, Element: c.options.Element, Dim: c.options.Dim, Nullable: c.options.Nullable},
+			leaf := vectorcol.SchemaElements(name, vectorcol.ChunkOptions{Layout: vectorcol.LayoutFLBA, Element: c.options.Element, Dim: c.options.Dim, Nullable: c.options.Nullable},
 				thrift.New(int32(c.vc.field.ID)), thrift.Null[int32]{})
 			m.Schema = slices.Replace(m.Schema, i, i+3, leaf...)
 			path := []string{name, "list", "element"}

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -18,13 +19,16 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/iceberg-go"
 	"github.com/apache/iceberg-go/table"
 
 	"github.com/coltype-lab/lab/bench"
 	"github.com/coltype-lab/lab/data"
+	"github.com/coltype-lab/lab/formats/parquet"
 	"github.com/coltype-lab/lab/notebooks/notebook"
 	"github.com/coltype-lab/lab/registry"
 	"github.com/coltype-lab/lab/registry/tour"
+	"github.com/coltype-lab/lab/types/vector"
 )
 
 func main() { notebook.Main(run) }
@@ -87,6 +91,7 @@ func run(ctx context.Context, opts notebook.Options) (*notebook.Report, error) {
 		Setup: []string{
 			"The tour of `lab demo` (registry/tour): the file formats, the registered models, a three-row write and read through the builders, and the two errors the registry must give.",
 			fmt.Sprintf("Per registered model: %d rows of the tour's schema (`id long required, name string optional`, every 7th name null), written and read back through the registry's builders, best of %d runs; reads come from the page cache. Seed %d.", cfg.rows, cfg.runs, opts.Seed),
+			fmt.Sprintf("The block model (`vector.Block`, parquet-vector-blocks) only reads: its file holds the same number of rows of `id long, emb` with emb a VECTOR float32×%d column (flba), written through parquet-generic, and its rows are the vectors it reads back as blocks.", vectorDim),
 			"The memory-bandwidth floor (bench.Floor) is measured in the same run at each file's size: no read of those bytes can beat it.",
 		},
 	}
@@ -230,6 +235,15 @@ func measure(m registry.Model, dir string, cfg config, seed uint64) (modelFigure
 		dels := deletes(cfg.rows)
 		write = func() error { return writeDeletes(m.Format(), path, dels) }
 		read = func() (int, error) { return readCount[data.PositionDelete](m.Format(), path, false) }
+	case reflect.TypeFor[vector.Block]():
+		// The block model only reads: its file is written as records with
+		// a VECTOR column, and its rows are the vectors read back as blocks.
+		sc, recs, err := vectorRecords(cfg.rows, seed)
+		if err != nil {
+			return f, err
+		}
+		write = func() error { return writeVectors(path, sc, recs) }
+		read = func() (int, error) { return countVectors(path) }
 	default:
 		f.notMeasured = "no row generator for this row type"
 		return f, nil
@@ -317,6 +331,75 @@ func writeData[D any](format registry.FileFormat, path string, rows []D) error {
 		}
 	}
 	return w.Close()
+}
+
+// vectorDim is the dimension of the block model's vectors.
+const vectorDim = 32
+
+// vectorRecords are n rows of (id, emb float32×vectorDim) for the block
+// model's file.
+func vectorRecords(n int, seed uint64) (*iceberg.Schema, []*data.Record, error) {
+	sc := iceberg.NewSchema(0,
+		iceberg.NestedField{ID: 1, Name: "id", Type: iceberg.PrimitiveTypes.Int64, Required: true},
+		iceberg.NestedField{ID: 2, Name: "emb", Type: iceberg.FixedTypeOf(4 * vectorDim), Required: true})
+	r := rand.New(rand.NewPCG(seed, 32))
+	v := make([]float32, vectorDim)
+	out := make([]*data.Record, n)
+	for i := range out {
+		for j := range v {
+			v[j] = r.Float32()
+		}
+		b, err := vector.Float32.EncodeAppend(nil, v)
+		if err != nil {
+			return nil, nil, err
+		}
+		out[i] = data.Of(sc, int64(i), b)
+	}
+	return sc, out, nil
+}
+
+// writeVectors writes recs through the record model with emb declared a
+// VECTOR column (flba, the default layout).
+func writeVectors(path string, sc *iceberg.Schema, recs []*data.Record) error {
+	b, err := registry.DataWriteBuilder[*data.Record](registry.PARQUET, registry.LocalOutput(path))
+	if err != nil {
+		return err
+	}
+	w, err := b.Schema(sc).Set(parquet.PropVectorColumns, fmt.Sprintf("emb:float32:%d", vectorDim)).Overwrite().Build()
+	if err != nil {
+		return err
+	}
+	for _, rec := range recs {
+		if err := w.Write(rec); err != nil {
+			return errors.Join(err, w.Abort())
+		}
+	}
+	return w.Close()
+}
+
+// countVectors reads path through the block model and counts the vectors.
+func countVectors(path string) (int, error) {
+	b, err := registry.NewReadBuilder[vector.Block](registry.PARQUET, registry.LocalInput(path))
+	if err != nil {
+		return 0, err
+	}
+	rd, err := b.Build()
+	if err != nil {
+		return 0, err
+	}
+	defer rd.Close()
+	n := 0
+	for {
+		blk, err := rd.Next()
+		if errors.Is(err, io.EOF) {
+			return n, nil
+		}
+		if err != nil {
+			return n, err
+		}
+		n += len(blk.Vectors) / vectorDim
+		blk.Release()
+	}
 }
 
 func writeDeletes(format registry.FileFormat, path string, dels []data.PositionDelete) error {

@@ -13,8 +13,8 @@ import (
 	"strings"
 
 	"github.com/coltype-lab/lab/bench"
+	"github.com/coltype-lab/lab/formats/parquet/vectorcol"
 	"github.com/coltype-lab/lab/notebooks/notebook"
-	"github.com/coltype-lab/lab/types/vector"
 )
 
 var (
@@ -60,7 +60,7 @@ func report(rep *bench.VectorBenchReport, runs int, seed uint64) (*notebook.Repo
 		Question: "Which Parquet layout of a vector column (FIXED_LEN_BYTE_ARRAY with the VECTOR annotation, raw FLBA, LIST<FLOAT>, or PR #592's VECTOR repetition), with which value encoding and codec, gives the smallest file and the fastest exact search, and how close to the memory-bandwidth floor does each get?",
 		Setup: []string{
 			fmt.Sprintf("Dataset: %s, %d vectors × %d float32 (%.1f MB raw), seed %d, from bench.Clustered or bench.Uniform.", rep.Dataset, rep.N, rep.Dim, float64(rep.RawBytes)/1e6, seed),
-			fmt.Sprintf("Every layout × encoding × codec is written with vector.WriteFile and measured by bench.RunVectorBench, best of %d runs: write, size, full decode, one top-10 query, a batch of 64 queries, taking 100 random rows. Reads come from the page cache.", runs),
+			fmt.Sprintf("Every layout × encoding × codec is written with vectorcol.WriteFile and measured by bench.RunVectorBench, best of %d runs: write, size, full decode, one top-10 query, a batch of 64 queries, taking 100 random rows. Reads come from the page cache.", runs),
 			fmt.Sprintf("Memory-bandwidth floor measured in the same run at the raw size: %.2f GB/s (%.3f ms); a ratio of 1 means a scan ran as fast as reading the raw floats once.", rep.Floor.GBps, rep.Floor.Seconds*1e3),
 		},
 	}
@@ -187,7 +187,7 @@ func findings(r *notebook.Report, rep *bench.VectorBenchReport, layouts []string
 	base := bench.VectorBenchResult{}
 	for _, l := range layouts {
 		for _, x := range all {
-			if x.Layout == l && x.Encoding == vector.EncodingPlain.String() && x.Codec == vector.CodecNone.String() {
+			if x.Layout == l && x.Encoding == vectorcol.EncodingPlain.String() && x.Codec == vectorcol.CodecNone.String() {
 				if base.Layout == "" {
 					base = x
 				}
@@ -201,7 +201,7 @@ func findings(r *notebook.Report, rep *bench.VectorBenchReport, layouts []string
 	tk := minBy(func(x bench.VectorBenchResult) float64 { return x.TakeMs })
 	tkSlow := maxBy(func(x bench.VectorBenchResult) float64 { return x.TakeMs })
 	why := ""
-	if tk.Codec == vector.CodecNone.String() && tk.Encoding == vector.EncodingPlain.String() && tkSlow.Codec != vector.CodecNone.String() {
+	if tk.Codec == vectorcol.CodecNone.String() && tk.Encoding == vectorcol.EncodingPlain.String() && tkSlow.Codec != vectorcol.CodecNone.String() {
 		why = ": an uncompressed PLAIN page is read row by row, a compressed one is decoded whole"
 	}
 	r.Finding("Taking 100 random rows: fastest %s in %.2f ms, slowest %s in %.2f ms (%.1f×)%s.",

@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/coltype-lab/lab/formats/parquet/vectorcol"
 	"github.com/coltype-lab/lab/notebooks/notebook"
-	"github.com/coltype-lab/lab/types/vector"
 )
 
 func TestQuick(t *testing.T) {
@@ -13,7 +13,7 @@ func TestQuick(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, l := range vector.Layouts() {
+	for _, l := range vectorcol.Layouts() {
 		if !strings.Contains(page, "| "+l.String()+" ") {
 			t.Errorf("page has no row for layout %s", l)
 		}

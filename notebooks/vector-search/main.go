@@ -20,8 +20,10 @@ import (
 
 	"github.com/coltype-lab/lab/bench"
 	"github.com/coltype-lab/lab/bench/peers"
+	"github.com/coltype-lab/lab/formats/parquet/vectorcol"
 	"github.com/coltype-lab/lab/internal/testenv"
 	"github.com/coltype-lab/lab/notebooks/notebook"
+	"github.com/coltype-lab/lab/registry"
 	"github.com/coltype-lab/lab/types/vector"
 )
 
@@ -128,14 +130,14 @@ func measure(ctx context.Context, cfg config) (*searchBench, error) {
 
 	// The lab: exact search straight from its VECTOR-annotated FLBA file.
 	labFile := filepath.Join(dir, "lab-flba.parquet")
-	if err := vector.WriteFile(labFile, vector.Column{Dim: cfg.dim, Data: data.Data}, vector.WriteOptions{Layout: vector.LayoutFLBA}); err != nil {
+	if err := vectorcol.WriteFile(labFile, vectorcol.Column{Dim: cfg.dim, Data: data.Data}, vectorcol.WriteOptions{Layout: vectorcol.LayoutFLBA}); err != nil {
 		return nil, err
 	}
 	single := func() ([][]int64, error) {
 		var ids [][]int64
 		for i := range queries.Rows() {
 			q := vector.Matrix{Dim: cfg.dim, Data: queries.Row(i)}
-			res, err := vector.SearchFile(labFile, vector.LayoutFLBA, cfg.metric, q, cfg.k)
+			res, err := vector.SearchFile(registry.LocalInput(labFile), cfg.metric, q, cfg.k, nil)
 			if err != nil {
 				return nil, err
 			}
@@ -144,7 +146,7 @@ func measure(ctx context.Context, cfg config) (*searchBench, error) {
 		return ids, nil
 	}
 	batch := func() ([][]int64, error) {
-		return idsOf(vector.SearchFile(labFile, vector.LayoutFLBA, cfg.metric, queries, cfg.k))
+		return idsOf(vector.SearchFile(registry.LocalInput(labFile), cfg.metric, queries, cfg.k, nil))
 	}
 	memory := func() ([][]int64, error) {
 		return idsOf(vector.SearchBatch(cfg.metric, data, queries, cfg.k))
@@ -266,7 +268,7 @@ func report(sb *searchBench) (*notebook.Report, error) {
 		Question: "How fast is the lab's exact top-k search straight from a Parquet VECTOR column, against DuckDB over Parquet, LanceDB and FAISS on the same vectors and queries, measured in the same run, and do all of them return the true neighbours?",
 		Setup: []string{
 			fmt.Sprintf("Data: %d clustered vectors × %d float32 (%.1f MB raw, bench.Clustered, 64 clusters, seed %d); %d held-out queries from the same clusters; top-%d by %s.", cfg.n, cfg.dim, rawMB, cfg.seed, cfg.queries, cfg.k, cfg.metric),
-			fmt.Sprintf("The lab searches its FLBA file (VECTOR annotation, plain, uncompressed) with vector.SearchFile, best of %d runs; its in-memory batch is vector.SearchBatch. DuckDB reads a Parquet file of the same floats as (id, LIST<FLOAT>); LanceDB and FAISS load them from a raw sidecar. Peers are capped at %d threads, the lab uses every core (%d).", cfg.runs, runtime.NumCPU(), runtime.NumCPU()),
+			fmt.Sprintf("The lab searches its FLBA file (VECTOR annotation, plain, uncompressed) with vectorcol.SearchFile, best of %d runs; its in-memory batch is vector.SearchBatch. DuckDB reads a Parquet file of the same floats as (id, LIST<FLOAT>); LanceDB and FAISS load them from a raw sidecar. Peers are capped at %d threads, the lab uses every core (%d).", cfg.runs, runtime.NumCPU(), runtime.NumCPU()),
 			"Peer times are the peers' own timings of the queries (bench/peers), without process start or JSON; load times are listed apart. Recall is k-nn recall against float64 ground truth (ε = 1e-3).",
 			fmt.Sprintf("Memory-bandwidth floor measured in the same run at the raw size: %.2f GB/s (%.3f ms per scan of the data).", sb.floor.GBps, sb.floor.Seconds*1e3),
 		},

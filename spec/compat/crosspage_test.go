@@ -15,6 +15,7 @@ import (
 
 	"github.com/coltype-lab/lab/bench/peers"
 	"github.com/coltype-lab/lab/formats/parquet/footer"
+	"github.com/coltype-lab/lab/formats/parquet/vectorcol"
 	"github.com/coltype-lab/lab/internal/testenv"
 	"github.com/coltype-lab/lab/types/vector"
 )
@@ -55,7 +56,7 @@ func TestDuckDBRowsCrossingPages(t *testing.T) {
 		t.Fatalf("DuckDB's first page of %s ends at a row boundary: the file no longer tests rows crossing pages", path)
 	}
 
-	f, err := vector.OpenColumn(path, "emb")
+	f, err := vectorcol.OpenColumn(path, "emb")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,12 +11,13 @@ import (
 
 	"github.com/coltype-lab/lab/data"
 	"github.com/coltype-lab/lab/formats/parquet"
+	"github.com/coltype-lab/lab/formats/parquet/vectorcol"
 	"github.com/coltype-lab/lab/types/vector"
 )
 
 // VectorInfo describes a VECTOR golden file.
 type VectorInfo struct {
-	// Layout is a vector.Layout name (flba, flba-raw, list,
+	// Layout is a vectorcol.Layout name (flba, flba-raw, list,
 	// vector-repetition, fixed-size-list).
 	Layout string `json:"layout"`
 	// Element is a vector.ElementType name; Dim the number of elements.
@@ -52,7 +53,7 @@ var (
 
 type vectorCase struct {
 	name, description string
-	layout            vector.Layout
+	layout            vectorcol.Layout
 	element           vector.ElementType
 	rows              [][]float64
 	// required writes a required column (no row may be nil); id is the
@@ -65,32 +66,32 @@ type vectorCase struct {
 func vectorCases() []vectorCase {
 	return []vectorCase{
 		{"flba", "FIXED_LEN_BYTE_ARRAY(12) annotated VECTOR (lab id 20) by a footer rewrite; a null vector",
-			vector.LayoutFLBA, vector.Float32, vectorRowsDense, false, 0},
+			vectorcol.LayoutFLBA, vector.Float32, vectorRowsDense, false, 0},
 		{"flba-raw", "the same FIXED_LEN_BYTE_ARRAY(12) bytes without any annotation (a baseline)",
-			vector.LayoutFLBARaw, vector.Float32, vectorRowsDense, false, 0},
+			vectorcol.LayoutFLBARaw, vector.Float32, vectorRowsDense, false, 0},
 		{"list", "the 3-level LIST<float> baseline, no VECTOR annotation; a null vector and a null element",
-			vector.LayoutList, vector.Float32, vectorRowsNullElements, false, 0},
+			vectorcol.LayoutList, vector.Float32, vectorRowsNullElements, false, 0},
 		{"vector-repetition", "PR #592's layout: a VECTOR group over a group with repetition VECTOR (3) and vector_length 3; its example rows [1,2,3], null, [4,null,6]",
-			vector.LayoutVectorRepetition, vector.Float32, vectorRowsNullElements, false, 0},
+			vectorcol.LayoutVectorRepetition, vector.Float32, vectorRowsNullElements, false, 0},
 		{"flba-float16", "FIXED_LEN_BYTE_ARRAY(6) of IEEE 754 binary16 elements annotated VECTOR, written by the record model",
-			vector.LayoutFLBA, vector.Float16, vectorRowsDense, false, 0},
+			vectorcol.LayoutFLBA, vector.Float16, vectorRowsDense, false, 0},
 		{"flba-int8", "FIXED_LEN_BYTE_ARRAY(3) of int8 elements annotated VECTOR, written by the record model",
-			vector.LayoutFLBA, vector.Int8, vectorRowsInt8, false, 0},
+			vectorcol.LayoutFLBA, vector.Int8, vectorRowsInt8, false, 0},
 		{"vector-repetition-id19", "vector-repetition with the VECTOR annotation under union id 19, the id of PR #592 and of arrow-go's prototype (apache/arrow-go#854), which parquet-format 2.14.0 gives to FILE; its example rows [1,2,3], null, [4,null,6]",
-			vector.LayoutVectorRepetition, vector.Float32, vectorRowsNullElements, false, 19},
+			vectorcol.LayoutVectorRepetition, vector.Float32, vectorRowsNullElements, false, 19},
 		{"vector-repetition-required", "PR #592's first example: required group emb (VECTOR) { vector group list [3] { required float element } }, rows [1,2,3], [4,5,6], no levels; VECTOR under the lab's id 20",
-			vector.LayoutVectorRepetition, vector.Float32, vectorRowsRequired, true, 0},
+			vectorcol.LayoutVectorRepetition, vector.Float32, vectorRowsRequired, true, 0},
 		{"vector-repetition-required-id19", "PR #592's first example (required vector, required elements) with VECTOR under union id 19: the form arrow-go's prototype (apache/arrow-go#854) writes and reads",
-			vector.LayoutVectorRepetition, vector.Float32, vectorRowsRequired, true, 19},
+			vectorcol.LayoutVectorRepetition, vector.Float32, vectorRowsRequired, true, 19},
 		{"fixed-size-list", "PR #241's layout: optional FIXED_LEN_BYTE_ARRAY(12) annotated FIXED_SIZE_LIST(type=FLOAT, num_values=3), the FixedSizeListType struct under the lab's union id 21; a null vector",
-			vector.LayoutFixedSizeList, vector.Float32, vectorRowsDense, false, 21},
+			vectorcol.LayoutFixedSizeList, vector.Float32, vectorRowsDense, false, 21},
 		{"fixed-size-list-id19", "PR #241's layout under PR #241's own union id 19 (FILE's in parquet-format 2.14.0): FIXED_LEN_BYTE_ARRAY(12) annotated FIXED_SIZE_LIST(type=FLOAT, num_values=3); a null vector",
-			vector.LayoutFixedSizeList, vector.Float32, vectorRowsDense, false, 19},
+			vectorcol.LayoutFixedSizeList, vector.Float32, vectorRowsDense, false, 19},
 	}
 }
 
 // generateVectorCases writes one file per layout with float32 elements
-// through vector.WriteFile (uncompressed PLAIN, the layouts exactly as the
+// through vectorcol.WriteFile (uncompressed PLAIN, the layouts exactly as the
 // lab's benchmarks write them), and the other element types through the
 // record model's VECTOR declaration.
 func generateVectorCases(out, work string) error {
@@ -117,7 +118,7 @@ func generateVectorCases(out, work string) error {
 }
 
 func writeFloat32Layout(path string, c vectorCase) error {
-	col := vector.Column{Dim: vectorDim, Null: make([]bool, len(c.rows)), Nullable: !c.required}
+	col := vectorcol.Column{Dim: vectorDim, Null: make([]bool, len(c.rows)), Nullable: !c.required}
 	if c.required {
 		col.Null = nil
 	}
@@ -148,20 +149,20 @@ func writeFloat32Layout(path string, c vectorCase) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	opts := vector.WriteOptions{Layout: c.layout}
-	if c.layout == vector.LayoutFixedSizeList {
+	opts := vectorcol.WriteOptions{Layout: c.layout}
+	if c.layout == vectorcol.LayoutFixedSizeList {
 		opts.FixedSizeListID = c.id
 	} else {
 		opts.VectorID = c.id
 	}
-	return vector.WriteFile(path, col, opts)
+	return vectorcol.WriteFile(path, col, opts)
 }
 
 // writeElementVectors writes emb as an optional fixed[dim × width] column
 // declared VECTOR of c.element.
 func writeElementVectors(path, tmp string, c vectorCase) error {
 	width := c.element.Width()
-	sc := iceberg.NewSchema(0, iceberg.NestedField{ID: 1, Name: vector.ColumnName, Type: iceberg.FixedTypeOf(vectorDim * width)})
+	sc := iceberg.NewSchema(0, iceberg.NestedField{ID: 1, Name: vectorcol.ColumnName, Type: iceberg.FixedTypeOf(vectorDim * width)})
 	var recs []*data.Record
 	for i, r := range c.rows {
 		var cell any
@@ -176,7 +177,7 @@ func writeElementVectors(path, tmp string, c vectorCase) error {
 	}
 	props := map[string]string{
 		parquet.PropCompressionCodec: "uncompressed",
-		parquet.PropVectorColumns:    fmt.Sprintf("%s:%s:%d", vector.ColumnName, c.element, vectorDim),
+		parquet.PropVectorColumns:    fmt.Sprintf("%s:%s:%d", vectorcol.ColumnName, c.element, vectorDim),
 	}
 	if err := writeRecords(tmp, sc, props, recs...); err != nil {
 		return err
@@ -195,13 +196,13 @@ func float32s(r []float64) []float32 {
 func vectorSidecar(c vectorCase) (Sidecar, error) {
 	s := Sidecar{
 		Case: c.name, Kind: KindVector, Description: c.description, File: c.name + ".parquet",
-		Column: vector.ColumnName, Annotation: "VECTOR",
+		Column: vectorcol.ColumnName, Annotation: "VECTOR",
 		Vector: &VectorInfo{Layout: c.layout.String(), Element: c.element.String(), Dim: vectorDim, UnionID: c.id},
 	}
-	if c.layout == vector.LayoutFixedSizeList {
+	if c.layout == vectorcol.LayoutFixedSizeList {
 		s.Annotation = "FIXED_SIZE_LIST"
 	}
-	flba := c.layout == vector.LayoutFLBA || c.layout == vector.LayoutFLBARaw || c.layout == vector.LayoutFixedSizeList
+	flba := c.layout == vectorcol.LayoutFLBA || c.layout == vectorcol.LayoutFLBARaw || c.layout == vectorcol.LayoutFixedSizeList
 	for i, r := range c.rows {
 		var meaning, physical any
 		if r != nil {
@@ -220,16 +221,16 @@ func vectorSidecar(c vectorCase) (Sidecar, error) {
 				physical = hex.EncodeToString(b)
 			}
 		}
-		s.Rows = append(s.Rows, map[string]any{vector.ColumnName: meaning})
+		s.Rows = append(s.Rows, map[string]any{vectorcol.ColumnName: meaning})
 		if flba {
-			s.PhysicalRows = append(s.PhysicalRows, map[string]any{vector.ColumnName: physical})
+			s.PhysicalRows = append(s.PhysicalRows, map[string]any{vectorcol.ColumnName: physical})
 		}
 	}
 	switch c.layout {
-	case vector.LayoutFLBARaw:
+	case vectorcol.LayoutFLBARaw:
 		// No annotation: the bytes are all the file says.
 		s.Annotation, s.Rows, s.PhysicalRows = "", s.PhysicalRows, nil
-	case vector.LayoutList:
+	case vectorcol.LayoutList:
 		s.Annotation = "" // LIST, a type every reader knows
 	}
 	return s, nil

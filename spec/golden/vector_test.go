@@ -9,8 +9,8 @@ import (
 
 	"github.com/parquet-go/parquet-go/encoding/thrift"
 
+	"github.com/coltype-lab/lab/formats/parquet/vectorcol"
 	"github.com/coltype-lab/lab/spec/golden"
-	"github.com/coltype-lab/lab/types/vector"
 )
 
 // The LogicalType members the VECTOR golden files pin, as the proposals'
@@ -87,11 +87,11 @@ func TestVectorGoldenUnionIDs(t *testing.T) {
 				t.Fatal("no member under the sidecar's id")
 			}
 			switch c.Vector.Layout {
-			case vector.LayoutFixedSizeList.String():
+			case vectorcol.LayoutFixedSizeList.String():
 				if c.Annotation != "FIXED_SIZE_LIST" || m.Type.V != 4 || m.NumValues.V != int32(c.Vector.Dim) || s[1].TypeLength.V != int32(4*c.Vector.Dim) {
 					t.Errorf("FIXED_SIZE_LIST %+v on %+v", m, s[1])
 				}
-			case vector.LayoutVectorRepetition.String():
+			case vectorcol.LayoutVectorRepetition.String():
 				if c.Annotation != "VECTOR" || m.Type.Valid || m.NumValues.Valid {
 					t.Errorf("VECTOR's struct has fields: %+v", m)
 				}
@@ -120,7 +120,7 @@ func TestVectorGoldenLabReadsBack(t *testing.T) {
 			continue
 		}
 		t.Run(c.Case, func(t *testing.T) {
-			f, err := vector.OpenFile(c.Path)
+			f, err := vectorcol.OpenFile(c.Path)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -139,7 +139,7 @@ func TestVectorGoldenLabReadsBack(t *testing.T) {
 			}
 			for i, r := range c.Rows {
 				want, _ := r[c.Column].([]any)
-				if c.Vector.Layout == vector.LayoutFLBARaw.String() {
+				if c.Vector.Layout == vectorcol.LayoutFLBARaw.String() {
 					continue // the sidecar holds the bytes only
 				}
 				if (want == nil) != (got[i] == nil) || len(got[i]) != len(want) {

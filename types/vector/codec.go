@@ -308,13 +308,13 @@ func growFloat32(b []float32, n int) []float32 {
 // be viewed in place wherever the page header left them.
 const unalignedLoadsOK = runtime.GOARCH == "amd64" || runtime.GOARCH == "arm64" || runtime.GOARCH == "386"
 
-// pageFloat32View is Float32View for page bytes read from a file: on
+// Float32ViewUnaligned is Float32View for page bytes read from a file: on
 // architectures with free unaligned loads it also views bytes that are not
 // 4-byte aligned (the Go runtime allows such pointers to pointer-free types).
 // Such views are only scored by the lab's own kernels, which load unaligned;
 // anything handing them to gonum's assembly copies them to aligned buffers
 // first (see the scorer's tiles).
-func pageFloat32View(b []byte) ([]float32, bool) {
+func Float32ViewUnaligned(b []byte) ([]float32, bool) {
 	if v, ok := Float32View(b); ok || !unalignedLoadsOK || !hostLittleEndian || len(b)%4 != 0 {
 		return v, ok
 	}

@@ -208,7 +208,7 @@ func TestSIMDKernelsIgnorePlacement(t *testing.T) {
 		enc, _ := Float32.EncodeAppend(nil, b)
 		for shift := range 8 {
 			buf := append(make([]byte, shift), enc...)[shift:]
-			v, ok := pageFloat32View(buf)
+			v, ok := Float32ViewUnaligned(buf)
 			if !ok {
 				continue // an architecture without free unaligned loads
 			}

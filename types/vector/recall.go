@@ -69,7 +69,7 @@ func ComputeGroundTruth(metric Metric, data, queries Matrix, k int) (*GroundTrut
 		return nil, err
 	}
 	if queries.Dim != data.Dim {
-		return nil, dimMismatch(queries.Dim, data.Dim)
+		return nil, DimMismatchError(queries.Dim, data.Dim)
 	}
 	if err := queries.check("queries"); err != nil {
 		return nil, err
@@ -190,7 +190,7 @@ func (g *GroundTruth) recall(data, queries Matrix, results [][]int64, threshold 
 		return RecallStats{}, fmt.Errorf("vector: recall: %d results and %d queries for a ground truth of %d queries", len(results), queries.Rows(), len(g.IDs))
 	}
 	if queries.Dim != data.Dim {
-		return RecallStats{}, dimMismatch(queries.Dim, data.Dim)
+		return RecallStats{}, DimMismatchError(queries.Dim, data.Dim)
 	}
 	n := data.Rows()
 	st := RecallStats{PerQuery: make([]float64, len(results))}

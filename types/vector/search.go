@@ -59,9 +59,13 @@ type Block struct {
 	IDs []int64
 	// Vectors holds the rows, row-major, dim elements each.
 	Vectors []float32
-	// release, when set, tells the source that the block is scored and its
-	// memory may be reused (FileBlocks recycles decompression buffers).
-	release func()
+	// Dim is the dimension of the column the block comes from; 0 leaves it
+	// to the reader (a search checks it against its queries when set).
+	Dim int
+	// OnRelease, when set, tells the source that the block is scored and its
+	// memory may be reused (a file scan recycles its decompression buffers).
+	// Consumers call Release, not this.
+	OnRelease func()
 }
 
 // Release tells the block's source that nothing uses the block any more, so
@@ -69,8 +73,8 @@ type Block struct {
 // scored; other consumers of FileBlocks may call it when done with a block.
 // It is a no-op for blocks that hold no reusable memory.
 func (b Block) Release() {
-	if b.release != nil {
-		b.release()
+	if b.OnRelease != nil {
+		b.OnRelease()
 	}
 }
 
@@ -101,7 +105,7 @@ func (s *matrixBlocks) Next() (Block, error) {
 		return Block{}, io.EOF
 	}
 	end := min(s.next+s.rows, n)
-	b := Block{FirstRow: int64(s.next), Vectors: s.m.Data[s.next*s.m.Dim : end*s.m.Dim]}
+	b := Block{FirstRow: int64(s.next), Vectors: s.m.Data[s.next*s.m.Dim : end*s.m.Dim], Dim: s.m.Dim}
 	s.next = end
 	return b, nil
 }
@@ -121,7 +125,7 @@ func Search(metric Metric, data Matrix, query []float32, k int) ([]Result, error
 		return nil, err
 	}
 	if len(query) != data.Dim {
-		return nil, dimMismatch(len(query), data.Dim)
+		return nil, DimMismatchError(len(query), data.Dim)
 	}
 	res, err := SearchStream(metric, data.Dim, MatrixBlocks(data, defaultBlockRows(data.Dim)), Matrix{Dim: data.Dim, Data: query}, k, 0)
 	if err != nil {
@@ -138,7 +142,8 @@ func SearchBatch(metric Metric, data Matrix, queries Matrix, k int) ([][]Result,
 	return SearchStream(metric, data.Dim, MatrixBlocks(data, defaultBlockRows(data.Dim)), queries, k, 0)
 }
 
-func dimMismatch(query, column int) error {
+// DimMismatchError is the error for a query whose dimension is not the column's.
+func DimMismatchError(query, column int) error {
 	return fmt.Errorf("vector: query dimension %d ≠ column dimension %d", query, column)
 }
 
@@ -167,7 +172,7 @@ func SearchStream(metric Metric, dim int, src BlockSource, queries Matrix, k int
 		return nil, fmt.Errorf("vector: column dimension %d, want ≥ 1", dim)
 	}
 	if queries.Dim != dim {
-		return nil, dimMismatch(queries.Dim, dim)
+		return nil, DimMismatchError(queries.Dim, dim)
 	}
 	if err := queries.check("queries"); err != nil {
 		return nil, err
@@ -213,6 +218,10 @@ func SearchStream(metric Metric, dim int, src BlockSource, queries Matrix, k int
 		}
 		if err != nil {
 			readErr = fmt.Errorf("vector: reading block %d: %w", blockIndex, err)
+			break
+		}
+		if b.Dim != 0 && b.Dim != dim {
+			readErr = DimMismatchError(queries.Dim, b.Dim)
 			break
 		}
 		if len(b.Vectors)%dim != 0 {

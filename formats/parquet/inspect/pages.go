@@ -3,7 +3,6 @@ package inspect
 import (
 	"bufio"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -14,6 +13,7 @@ import (
 	"github.com/parquet-go/parquet-go/format"
 
 	"github.com/coltype-lab/lab/formats/parquet/footer"
+	"github.com/coltype-lab/lab/formats/parquet/internal/pages"
 	"github.com/coltype-lab/lab/internal/safeopen"
 )
 
@@ -96,10 +96,9 @@ type PageLocation struct {
 	FirstRowIndex  int64 `json:"first_row_index"`
 }
 
-// MaxPageHeader bounds the bytes one page header may take (Arrow C++'s
-// default, 16 MiB): statistics of huge values aside, headers are tens of
-// bytes, and a corrupt one must not have a whole gigabyte chunk read.
-const MaxPageHeader = 16 << 20
+// MaxPageHeader bounds the bytes one page header may take: the page
+// stack's bound (16 MiB, Arrow C++'s default).
+const MaxPageHeader = pages.MaxHeaderBytes
 
 // MaxPages bounds the page headers one report holds: each costs far more
 // than the few bytes a hostile header takes in the file.
@@ -214,7 +213,7 @@ func chunkName(cc *footer.ColumnChunk, i int) string {
 
 // chunkPages walks one chunk's pages. dataEnd is the footer's offset: no
 // page or index lies at or past it.
-func (b *builder) chunkPages(r io.ReaderAt, dataEnd int64, cc *footer.ColumnChunk, pages *int) (ChunkPages, error) {
+func (b *builder) chunkPages(r io.ReaderAt, dataEnd int64, cc *footer.ColumnChunk, seen *int) (ChunkPages, error) {
 	md := cc.MetaData
 	if md == nil {
 		return ChunkPages{Encrypted: len(cc.EncryptedColumnMetadata) > 0}, nil
@@ -234,10 +233,11 @@ func (b *builder) chunkPages(r io.ReaderAt, dataEnd int64, cc *footer.ColumnChun
 	}
 	end := c.Offset + c.Length
 	for pos := c.Offset; pos < end; {
-		if *pages >= MaxPages {
+		if *seen >= MaxPages {
 			return c, fmt.Errorf("page at byte %d: more than %d pages in the file; the report stops here", pos, MaxPages)
 		}
-		h, n, err := readBoundedHeader(r, pos, end)
+		h := new(pageHeader)
+		n, err := pages.ReadStruct(r, pos, end, h)
 		if err != nil {
 			return c, fmt.Errorf("page header at byte %d: %w", pos, err)
 		}
@@ -246,7 +246,7 @@ func (b *builder) chunkPages(r io.ReaderAt, dataEnd int64, cc *footer.ColumnChun
 				pos, h.CompressedPageSize, n, left, end)
 		}
 		c.Pages = append(c.Pages, b.pageReport(h, pos, n, md.Type, c.leaf))
-		*pages++
+		*seen++
 		pos += n + int64(h.CompressedPageSize)
 	}
 	if cc.ColumnIndexOffset.Valid {
@@ -275,37 +275,6 @@ func (b *builder) chunkPages(r io.ReaderAt, dataEnd int64, cc *footer.ColumnChun
 		}
 	}
 	return c, nil
-}
-
-// readBoundedHeader decodes the page header at pos, reading at most to end:
-// a window that grows until the header fits, so no read or allocation is
-// larger than the chunk. footer.ScanStruct checks every thrift length and
-// container size against the bytes read before parquet-go's decoder, which
-// would allocate what they declare, sees them.
-func readBoundedHeader(r io.ReaderAt, pos, end int64) (*pageHeader, int64, error) {
-	limit := min(end-pos, MaxPageHeader)
-	for window := int64(256); ; window *= 4 {
-		w := min(window, limit)
-		buf := make([]byte, w)
-		if n, err := r.ReadAt(buf, pos); err != nil && !(errors.Is(err, io.EOF) && int64(n) == w) {
-			return nil, 0, err
-		}
-		n, err := footer.ScanStruct(buf)
-		if err != nil {
-			if w < limit {
-				continue // it may need more bytes
-			}
-			if limit < end-pos {
-				return nil, 0, fmt.Errorf("not a page header within its first %d bytes, the most a header may take: %w", limit, err)
-			}
-			return nil, 0, fmt.Errorf("not a page header within the chunk's %d bytes left: %w", end-pos, err)
-		}
-		h := new(pageHeader)
-		if err := thrift.Unmarshal(new(thrift.CompactProtocol), buf[:n], h); err != nil {
-			return nil, 0, err
-		}
-		return h, int64(n), nil
-	}
 }
 
 // readIndex reads a page index the footer points at; it must lie in the

@@ -14,8 +14,8 @@ import (
 	"github.com/parquet-go/parquet-go/format"
 
 	"github.com/coltype-lab/lab/formats/parquet/footer"
+	"github.com/coltype-lab/lab/formats/parquet/vectorcol"
 	"github.com/coltype-lab/lab/internal/safeopen"
-	"github.com/coltype-lab/lab/types/vector"
 )
 
 // Options configures Inspect.
@@ -654,7 +654,7 @@ func (b *builder) flatVectorOf(n *Node) *Vector {
 			v.Layout = fmt.Sprintf("invalid: the mirror's element %q has no width", a.Element)
 			return v
 		}
-		if t, ok := vector.ElementFromParquetName(a.Element); ok {
+		if t, ok := vectorcol.ElementFromParquetName(a.Element); ok {
 			v.Element = t.String()
 		}
 		v.Dim, v.DimSource = *n.TypeLength/width, "type_length"

@@ -1,0 +1,9 @@
+//go:build !amd64 || purego
+
+package pages
+
+// bssAsm reports that no assembly kernels exist here: DecodeBSS uses Go.
+func bssAsm(dst, src []byte, width, n int) bool { return false }
+
+// haveBSSAVX2 is false: there is no assembly here.
+const haveBSSAVX2 = false

@@ -1,9 +1,0 @@
-//go:build !amd64 || purego
-
-package vector
-
-// bssAsm reports that no assembly kernels exist here: decodeBSS uses Go.
-func bssAsm(dst, src []byte, width, n int) bool { return false }
-
-// haveBSSAVX2 is false: there is no assembly here.
-const haveBSSAVX2 = false
