@@ -14,7 +14,6 @@ import (
 
 	"github.com/coltype-lab/lab/formats/parquet/footer"
 	"github.com/coltype-lab/lab/formats/parquet/internal/pages"
-	"github.com/coltype-lab/lab/internal/safeopen"
 )
 
 // PagesReport is what `lab pages` prints, as parquet-cli's pages command
@@ -137,21 +136,7 @@ type dataPageHeaderV2 struct {
 }
 
 // PagesFile is Pages on the file at path.
-func PagesFile(path string, opts Options) (*PagesReport, error) {
-	f, err := safeopen.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if opts.Name == "" {
-		opts.Name = path
-	}
-	return Pages(f, st.Size(), opts)
-}
+func PagesFile(path string, opts Options) (*PagesReport, error) { return onFile(path, opts, Pages) }
 
 // Pages reads the footer of the size-byte Parquet file r, then every page
 // header and page index it points at. A header that does not parse inside

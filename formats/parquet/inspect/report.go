@@ -315,20 +315,25 @@ type Annotation struct {
 
 // InspectFile opens path and inspects it. The open refuses, without
 // blocking, anything but a regular file: a FIFO would hang os.Open.
-func InspectFile(path string, opts Options) (*Report, error) {
+func InspectFile(path string, opts Options) (*Report, error) { return onFile(path, opts, Inspect) }
+
+// onFile opens path, refusing without blocking anything but a regular file,
+// and runs report on it, naming it path unless opts names it.
+func onFile[T any](path string, opts Options, report func(io.ReaderAt, int64, Options) (T, error)) (T, error) {
+	var zero T
 	f, err := safeopen.Open(path)
 	if err != nil {
-		return nil, err
+		return zero, err
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
-		return nil, err
+		return zero, err
 	}
 	if opts.Name == "" {
 		opts.Name = path
 	}
-	return Inspect(f, st.Size(), opts)
+	return report(f, st.Size(), opts)
 }
 
 // Inspect reads the footer of the size-byte Parquet file r and reports it.
