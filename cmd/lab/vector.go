@@ -72,7 +72,8 @@ FILE may be an http:// or https:// URL: the file is read with range requests
 that ignores ranges, stalls, or changes the file mid-read is an error.` + vectorExitStatus,
 		Example: `  lab vector search emb.parquet --query '[0.1, 0.2, 0.3]' --k 5 --metric l2
   lab vector search emb.parquet --query-file queries.json --metric cosine --json | jq '.results[0][0]'
-  lab vector search https://example.com/emb.parquet --query '[0.1, 0.2, 0.3]'`,
+  lab vector search https://example.com/emb.parquet --query '[0.1, 0.2, 0.3]'
+  lab vector search docs.parquet --query '[0.1, 0.2, 0.3]' --columns id,img.uri`,
 		Args: usageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runVectorSearch(cmd.OutOrStdout(), args[0], vectorSearchOptions{
@@ -82,6 +83,7 @@ that ignores ranges, stalls, or changes the file mid-read is an error.` + vector
 				metric:    v.GetString("vector.search.metric"),
 				column:    v.GetString("vector.search.column"),
 				json:      v.GetBool("vector.search.json"),
+				columns:   v.GetStringSlice("vector.search.columns"),
 			})
 		},
 	}
@@ -92,7 +94,8 @@ that ignores ranges, stalls, or changes the file mid-read is an error.` + vector
 	f.String("metric", "cosine", "dot, cosine or l2 (squared Euclidean distance)")
 	f.String("column", "", "the vector column (default: emb, or the file's only column)")
 	f.Bool("json", false, "print the results as JSON")
-	for _, name := range []string{"query", "query-file", "k", "metric", "column", "json"} {
+	f.StringSlice("columns", nil, "other columns of each hit's row to print, comma-separated, dotted for nested fields")
+	for _, name := range []string{"query", "query-file", "k", "metric", "column", "json", "columns"} {
 		_ = v.BindPFlag("vector.search."+name, f.Lookup(name))
 	}
 	return cmd
@@ -103,6 +106,7 @@ type vectorSearchOptions struct {
 	k                int
 	metric, column   string
 	json             bool
+	columns          []string // other columns of the hit rows to print
 }
 
 func runVectorSearch(out io.Writer, path string, o vectorSearchOptions) error {
@@ -144,10 +148,17 @@ func runVectorSearch(out io.Writer, path string, o vectorSearchOptions) error {
 	if err != nil {
 		return err
 	}
+	var rows map[int64]json.RawMessage
+	if len(o.columns) > 0 {
+		if rows, err = hitRows(inputFile(path), path, o.columns, res); err != nil {
+			return err
+		}
+	}
 	if o.json {
 		type hit struct {
-			Row   int64     `json:"row"`
-			Score jsonFloat `json:"score"`
+			Row     int64           `json:"row"`
+			Score   jsonFloat       `json:"score"`
+			Columns json.RawMessage `json:"columns,omitempty"`
 		}
 		doc := struct {
 			File      string         `json:"file"`
@@ -163,7 +174,7 @@ func runVectorSearch(out io.Writer, path string, o vectorSearchOptions) error {
 		for _, rs := range res {
 			hits := make([]hit, len(rs))
 			for i, r := range rs {
-				hits[i] = hit{Row: r.ID, Score: jsonFloat(r.Score)}
+				hits[i] = hit{Row: r.ID, Score: jsonFloat(r.Score), Columns: rows[r.ID]}
 			}
 			doc.Results = append(doc.Results, hits)
 		}
@@ -173,7 +184,11 @@ func runVectorSearch(out io.Writer, path string, o vectorSearchOptions) error {
 	for qi, rs := range res {
 		fmt.Fprintf(out, "query %d:\n", qi)
 		for rank, r := range rs {
-			fmt.Fprintf(out, "  %3d  row %-10d %v\n", rank+1, r.ID, r.Score)
+			fmt.Fprintf(out, "  %3d  row %-10d %v", rank+1, r.ID, r.Score)
+			if row, ok := rows[r.ID]; ok {
+				fmt.Fprintf(out, "  %s", row)
+			}
+			fmt.Fprintln(out)
 		}
 	}
 	return nil
