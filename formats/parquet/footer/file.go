@@ -62,7 +62,7 @@ func readFooter(r io.ReaderAt, size int64, opts []Option, window *RowGroupWindow
 		return nil, fmt.Errorf("%d bytes is too small for a Parquet file (at least %d: magic, footer length, magic)", size, minFileSize)
 	}
 	var trailer [trailerLen]byte
-	if err := readFull(r, trailer[:], size-trailerLen); err != nil {
+	if err := ReadFull(r, trailer[:], size-trailerLen); err != nil {
 		return nil, fmt.Errorf("read trailer at offset %d: %w", size-trailerLen, err)
 	}
 	switch tail := trailer[4:]; {
@@ -72,7 +72,7 @@ func readFooter(r io.ReaderAt, size int64, opts []Option, window *RowGroupWindow
 		return nil, fmt.Errorf("no PAR1 magic at offset %d (found %q)", size-magicLen, tail)
 	}
 	var head [magicLen]byte
-	if err := readFull(r, head[:], 0); err != nil {
+	if err := ReadFull(r, head[:], 0); err != nil {
 		return nil, fmt.Errorf("read header at offset 0: %w", err)
 	}
 	if !bytes.Equal(head[:], magic) {
@@ -85,7 +85,7 @@ func readFooter(r io.ReaderAt, size int64, opts []Option, window *RowGroupWindow
 	}
 	offset := size - trailerLen - length
 	raw := make([]byte, length)
-	if err := readFull(r, raw, offset); err != nil {
+	if err := ReadFull(r, raw, offset); err != nil {
 		return nil, fmt.Errorf("read footer at offset %d: %w", offset, err)
 	}
 	meta, signature, err := decode(raw, opts, window)
@@ -101,9 +101,9 @@ func readFooter(r io.ReaderAt, size int64, opts []Option, window *RowGroupWindow
 	return f, nil
 }
 
-// readFull reads len(p) bytes at off; io.ReaderAt may return io.EOF with a
+// ReadFull reads len(p) bytes at off; io.ReaderAt may return io.EOF with a
 // full read at the end of the input, which is not an error.
-func readFull(r io.ReaderAt, p []byte, off int64) error {
+func ReadFull(r io.ReaderAt, p []byte, off int64) error {
 	n, err := r.ReadAt(p, off)
 	if n == len(p) {
 		return nil

@@ -236,7 +236,7 @@ func (f *File) bytesInto(scratch []byte, n int, off int64) ([]byte, error) {
 		buf = make([]byte, n)
 	}
 	buf = buf[:n]
-	if err := readAt(f.r, buf, off); err != nil {
+	if err := footer.ReadFull(f.r, buf, off); err != nil {
 		return nil, err
 	}
 	return buf, nil
@@ -692,7 +692,7 @@ func (f *File) readDictionary(c *chunk) error {
 		return fmt.Errorf("%s: num_values %d is outside [0, %d]", where, d.NumValues, pages.MaxPageBytes)
 	}
 	body := make([]byte, h.CompressedPageSize)
-	if err := readAt(f.r, body, c.start+int64(hlen)); err != nil {
+	if err := footer.ReadFull(f.r, body, c.start+int64(hlen)); err != nil {
 		return fmt.Errorf("%s: %w", where, err)
 	}
 	// A corrupt dictionary changes every value that points into it: its
@@ -777,17 +777,6 @@ func (f *File) readHeaderInto(scratch []byte, off, end int64) (format.PageHeader
 			return h, 0, nil, fmt.Errorf("%s: page header at byte %d: %w", f.info.Path, off, err)
 		}
 	}
-}
-
-func readAt(r io.ReaderAt, p []byte, off int64) error {
-	n, err := r.ReadAt(p, off)
-	if n == len(p) {
-		return nil
-	}
-	if err == nil || errors.Is(err, io.EOF) {
-		err = io.ErrUnexpectedEOF
-	}
-	return err
 }
 
 // decodedPage is one data page turned into float32 rows.
@@ -956,7 +945,7 @@ func (f *File) pageBody(ref pageRef, h format.PageHeader, hlen int, probe []byte
 	body := alignedBody(n, valuesAt)
 	have := copy(body, probe[min(hlen, len(probe)):])
 	if have < n {
-		if err := readAt(f.r, body[have:], ref.offset+int64(hlen)+int64(have)); err != nil {
+		if err := footer.ReadFull(f.r, body[have:], ref.offset+int64(hlen)+int64(have)); err != nil {
 			return nil, err
 		}
 	}
@@ -974,7 +963,7 @@ func (f *File) readAndDecode(ref pageRef, wantDim int, bufs *pageBuffers) (decod
 	}
 	read := bufs.getRead(int(ref.size))
 	raw := read[:ref.size:ref.size]
-	if err := readAt(f.r, raw, ref.offset); err != nil {
+	if err := footer.ReadFull(f.r, raw, ref.offset); err != nil {
 		bufs.putRead(read)
 		return decodedPage{}, fmt.Errorf("%s: %w", where(), err)
 	}

@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/andybalholm/brotli"
+	"github.com/coltype-lab/lab/formats/parquet/footer"
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
 	"github.com/parquet-go/parquet-go/format"
@@ -73,7 +74,7 @@ func CheckChunk(src io.ReaderAt, md *format.ColumnMetaData, maxRep, maxDef int) 
 			// since parquet-go checks it on every page it reads.
 			if h.CRC != 0 {
 				body := make([]byte, h.CompressedPageSize)
-				if rerr := readFull(src, body, pos+n); rerr == nil {
+				if rerr := footer.ReadFull(src, body, pos+n); rerr == nil {
 					if _, cerr := CheckCRC(h, body); cerr != nil {
 						err = cerr
 					}

@@ -3,12 +3,12 @@ package pages
 import (
 	"bytes"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"io"
 	"math/bits"
 
 	"github.com/andybalholm/brotli"
+	"github.com/coltype-lab/lab/formats/parquet/footer"
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
 	"github.com/parquet-go/parquet-go/format"
@@ -34,7 +34,7 @@ func checkLevels(src io.ReaderAt, codec format.CompressionCodec, h *format.PageH
 		v2 := &h.DataPageHeaderV2.V
 		n = int64(v2.NumValues)
 		b := make([]byte, int64(v2.RepetitionLevelsByteLength)+int64(v2.DefinitionLevelsByteLength))
-		if err := readFull(src, b, bodyAt); err != nil {
+		if err := footer.ReadFull(src, b, bodyAt); err != nil {
 			return fmt.Errorf("levels: %w", err)
 		}
 		sections = [2][]byte{b[:v2.RepetitionLevelsByteLength], b[v2.RepetitionLevelsByteLength:]}
@@ -154,7 +154,7 @@ func pageData(src io.ReaderAt, codec format.CompressionCodec, h *format.PageHead
 		return br, func() { brotliCheckReaders.Put(br) }, nil
 	case format.Snappy, format.Lz4Raw:
 		b := make([]byte, h.CompressedPageSize)
-		if err := readFull(src, b, bodyAt); err != nil {
+		if err := footer.ReadFull(src, b, bodyAt); err != nil {
 			return nil, none, err
 		}
 		out, err := Decompress(codec, b, int(h.UncompressedPageSize), func(n int) []byte { return make([]byte, n) })
@@ -165,16 +165,4 @@ func pageData(src io.ReaderAt, codec format.CompressionCodec, h *format.PageHead
 	}
 	// LZO and Hadoop LZ4: parquet-go reads neither; nothing to bound.
 	return bytes.NewReader(nil), none, nil
-}
-
-// readFull reads len(b) bytes at off, an early end of input an error.
-func readFull(src io.ReaderAt, b []byte, off int64) error {
-	n, err := src.ReadAt(b, off)
-	if n == len(b) {
-		return nil
-	}
-	if err == nil || errors.Is(err, io.EOF) {
-		err = io.ErrUnexpectedEOF
-	}
-	return err
 }
