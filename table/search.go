@@ -219,19 +219,12 @@ func anyEquality(tasks []itable.FileScanTask, idx []int) bool {
 // remove. The column is projected by field id, so a renamed column is
 // still found.
 func (t *Table) searchPaged(ctx context.Context, s *Scan, path string, field iceberg.NestedField, decl vector.Declaration, o SearchOptions, tasks []int, base int64, tops []*vector.TopK) (int64, error) {
-	b, err := registry.NewReadBuilder[vector.Block](registry.PARQUET, registry.InputFile{FS: s.fsys, Location: path})
+	blocks, err := parquet.OpenVectorBlocks(registry.InputFile{FS: s.fsys, Location: path},
+		func(b *registry.ReadBuilder[vector.Block]) { b.Project(iceberg.NewSchema(0, field)) })
 	if err != nil {
 		return 0, err
 	}
-	r, err := b.Project(iceberg.NewSchema(0, field)).Build()
-	if err != nil {
-		return 0, err
-	}
-	defer r.Close()
-	blocks, ok := r.(parquet.VectorBlocks)
-	if !ok {
-		return 0, fmt.Errorf("the registry's block reader (%T) does not describe its column", r)
-	}
+	defer blocks.Close()
 	info := blocks.Info()
 	if info.Dim != decl.Dim {
 		return 0, fmt.Errorf("column %s holds dimension %d vectors; the table declares %s", decl.Column, info.Dim, decl.TypeName())

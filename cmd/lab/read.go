@@ -157,15 +157,11 @@ func runRead(cmd *cobra.Command, path, formatName string, opts readCLIOptions) e
 	switch {
 	case reader != nil: // built above
 	case len(columns) > 0:
-		sel, err := spec.Schema.Select(true, columns...)
-		if err != nil {
-			return usageError{fmt.Errorf("--columns: %w (columns: %s)", err, strings.Join(topLevelNames(spec.Schema), ", "))}
+		// The Avro reader rebuilds the projection for its name mapping.
+		if spec, err = selectColumns(spec, path, columns); err != nil {
+			return err
 		}
-		proj := sel // the Avro reader rebuilds it for its name mapping
-		b.Project(proj)
-		if spec, err = schemaspec.FromSchema(proj, projectedFiles(spec, proj), projectedVectors(spec, proj)); err != nil {
-			return fmt.Errorf("%s: %w", path, err)
-		}
+		b.Project(spec.Schema)
 	default:
 		b.Project(spec.Schema)
 	}
@@ -402,6 +398,21 @@ func readerSchema(in registry.InputFile, shown string, format registry.FileForma
 		return nil, fmt.Errorf("%s: %w", shown, err)
 	}
 	return s, nil
+}
+
+// selectColumns is spec narrowed to the named columns (dotted for nested
+// fields), its FILE and VECTOR columns kept; an unknown name is a usage
+// error naming the file's columns.
+func selectColumns(spec *schemaspec.Spec, shown string, columns []string) (*schemaspec.Spec, error) {
+	sel, err := spec.Schema.Select(true, columns...)
+	if err != nil {
+		return nil, usageError{fmt.Errorf("--columns: %w (columns: %s)", err, strings.Join(topLevelNames(spec.Schema), ", "))}
+	}
+	out, err := schemaspec.FromSchema(sel, projectedFiles(spec, sel), projectedVectors(spec, sel))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", shown, err)
+	}
+	return out, nil
 }
 
 func projectedFiles(spec *schemaspec.Spec, proj *iceberg.Schema) []string {

@@ -122,19 +122,13 @@ func runVectorSearch(out io.Writer, path string, o vectorSearchOptions) error {
 		return usageError{err}
 	}
 	// One registry read of the column's blocks, as every search makes it.
-	b, err := registry.NewReadBuilder[vector.Block](registry.PARQUET, inputFile(path))
+	blocks, err := parquet.OpenVectorBlocks(inputFile(path), func(b *registry.ReadBuilder[vector.Block]) {
+		b.Set(parquet.PropVectorColumn, o.column)
+	})
 	if err != nil {
 		return err
 	}
-	r, err := b.Set(parquet.PropVectorColumn, o.column).Build()
-	if err != nil {
-		return err
-	}
-	defer r.Close()
-	blocks, ok := r.(parquet.VectorBlocks)
-	if !ok {
-		return fmt.Errorf("%s: the registry's block reader (%T) does not describe its column", path, r)
-	}
+	defer blocks.Close()
 	info := blocks.Info()
 	dim := len(queries[0])
 	if info.Dim != 0 && dim != info.Dim {

@@ -5,11 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/coltype-lab/lab/data"
 	"github.com/coltype-lab/lab/data/jsonrow"
-	"github.com/coltype-lab/lab/data/schemaspec"
 	"github.com/coltype-lab/lab/registry"
 	"github.com/coltype-lab/lab/types/vector"
 )
@@ -31,12 +29,8 @@ func hitRows(in registry.InputFile, shown string, columns []string, res [][]vect
 	if err != nil {
 		return nil, err
 	}
-	sel, err := spec.Schema.Select(true, columns...)
-	if err != nil {
-		return nil, usageError{fmt.Errorf("--columns: %w (columns: %s)", err, strings.Join(topLevelNames(spec.Schema), ", "))}
-	}
-	if spec, err = schemaspec.FromSchema(sel, projectedFiles(spec, sel), projectedVectors(spec, sel)); err != nil {
-		return nil, fmt.Errorf("%s: %w", shown, err)
+	if spec, err = selectColumns(spec, shown, columns); err != nil {
+		return nil, err
 	}
 	codec, err := jsonrow.New(spec)
 	if err != nil {
@@ -46,7 +40,7 @@ func hitRows(in registry.InputFile, shown string, columns []string, res [][]vect
 	if err != nil {
 		return nil, err
 	}
-	r, err := b.Project(sel).ReuseContainers().Build()
+	r, err := b.Project(spec.Schema).ReuseContainers().Build()
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", shown, err)
 	}

@@ -223,3 +223,26 @@ type VectorBlocks interface {
 }
 
 var _ VectorBlocks = (*vectorBlockReader)(nil)
+
+// OpenVectorBlocks is the registry read of in's VECTOR column as blocks,
+// configured by configure (nil: the file's own column), for callers that
+// also want the column's description or its CRC counts.
+func OpenVectorBlocks(in registry.InputFile, configure func(*registry.ReadBuilder[vector.Block])) (VectorBlocks, error) {
+	b, err := registry.NewReadBuilder[vector.Block](registry.PARQUET, in)
+	if err != nil {
+		return nil, err
+	}
+	if configure != nil {
+		configure(b)
+	}
+	r, err := b.Build()
+	if err != nil {
+		return nil, err
+	}
+	blocks, ok := r.(VectorBlocks)
+	if !ok {
+		r.Close()
+		return nil, fmt.Errorf("%s: the registry's block reader (%T) does not describe its column", in.Location, r)
+	}
+	return blocks, nil
+}
