@@ -271,10 +271,10 @@ func RunVariantBench(cfg VariantBenchConfig) (rep *VariantBenchReport, err error
 	if rep.Floor, err = Floor(max(rep.VariantBytes, 8), cfg.Runs); err != nil {
 		return nil, err
 	}
-	rep.Load = loadavg()
+	rep.Load = loadAverage()
 	defer func() {
 		if rep != nil {
-			rep.Load += " / " + loadavg()
+			rep.Load += " / " + loadAverage()
 		}
 	}()
 	// Row groups of 20,000 rows, so that a filter has row groups to skip.
@@ -526,18 +526,6 @@ func (r *VariantBenchReport) Markdown() string {
 
 // variantRowGroupRows is the benchmark files' row-group size in rows.
 const variantRowGroupRows = 20_000
-
-func loadavg() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return "unknown"
-	}
-	f := strings.Fields(string(b))
-	if len(f) < 3 {
-		return strings.TrimSpace(string(b))
-	}
-	return strings.Join(f[:3], " ")
-}
 
 // lookupInt is the integer at a path of v, by brute force.
 func lookupInt(v pvariant.Value, steps ...string) (int64, bool) {

@@ -570,22 +570,6 @@ func (r *VectorBenchReport) everyConfig(target string, applies func(*VectorBench
 	return v
 }
 
-// BestOf runs fn runs times and returns the fastest run in seconds (at
-// least 1e-9, so that it can divide).
-func BestOf(runs int, fn func() error) (float64, error) {
-	b := 0.0
-	for i := range runs {
-		start := time.Now()
-		if err := fn(); err != nil {
-			return 0, err
-		}
-		if s := time.Since(start).Seconds(); i == 0 || s < b {
-			b = s
-		}
-	}
-	return max(b, 1e-9), nil
-}
-
 // drain decodes every page of f and reads every element once, on every
 // core: one goroutine takes the blocks, the others sum them as the floor
 // does. Without the read, a zero-copy page (a view of the file's mapping)
