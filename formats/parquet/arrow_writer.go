@@ -33,7 +33,7 @@ func (arrowModel) NewAppender(out registry.OutputFile, opts registry.WriteOption
 	if opts.Schema == nil {
 		return nil, fmt.Errorf("parquet file %s: schema is required", out.Location)
 	}
-	if err := arrowProperties.Check(opts.Properties); err != nil {
+	if err := withBindings(arrowProperties).Check(opts.Properties); err != nil {
 		return nil, fmt.Errorf("parquet file %s: %w", out.Location, err)
 	}
 	sc, err := table.SchemaToArrowSchema(opts.Schema, nil, true, false)
@@ -58,11 +58,13 @@ func (arrowModel) NewAppender(out registry.OutputFile, opts registry.WriteOption
 		return nil, fmt.Errorf("parquet file %s: the %s model cannot write VECTOR annotations (%s) into an encrypted file",
 			out.Location, arrowModelName, PropVectorColumns)
 	}
-	if len(annot.files) > 0 {
-		// FILE values must be valid before they are written (types/file),
-		// and this model sees columns, not records: it does not check them.
-		return nil, fmt.Errorf("parquet file %s: %s is not supported by the %s model; write FILE columns with *data.Record rows",
-			out.Location, PropFileColumns, arrowModelName)
+	if len(annot.bound) > 0 {
+		// A binding's values must be valid before they are written
+		// (ValueCheck), and this model sees columns, not records: it does
+		// not check them.
+		b := annot.bound[0].binding
+		return nil, fmt.Errorf("parquet file %s: %s is not supported by the %s model; write %s columns with *data.Record rows",
+			out.Location, b.Property(), arrowModelName, b.Kind())
 	}
 	var extra []parquet.WriterProperty
 	if opts.FileEncryptionKey != nil {
