@@ -21,7 +21,7 @@ import (
 	"github.com/apache/iceberg-go"
 
 	"github.com/coltype-lab/lab/data"
-	"github.com/coltype-lab/lab/formats/parquet"
+	"github.com/coltype-lab/lab/formats/parquet/filecol"
 	"github.com/coltype-lab/lab/registry"
 	"github.com/coltype-lab/lab/types/file"
 )
@@ -384,7 +384,7 @@ func writeFileRefLayout(dir, layout string, images [][]byte) (err error) {
 	if err != nil {
 		return err
 	}
-	w, err := b.Schema(schema).Set(parquet.PropFileColumns, FileRefColumn).Build()
+	w, err := b.Schema(schema).Set(filecol.PropColumns, FileRefColumn).Build()
 	if err != nil {
 		return err
 	}

@@ -14,6 +14,8 @@ import (
 	itable "github.com/apache/iceberg-go/table"
 
 	"github.com/coltype-lab/lab/data/schemaspec"
+	// FILE columns (PropFileColumns) are written through its binding.
+	_ "github.com/coltype-lab/lab/formats/parquet/filecol"
 	"github.com/coltype-lab/lab/registry"
 )
 

@@ -107,8 +107,7 @@ func (t *Table) importFile(fsys iceio.IO, schema *iceberg.Schema, loc string) (i
 	}
 	if !t.FooterAnnotations() {
 		for _, el := range ft.Meta.Schema {
-			switch el.LogicalType.Value.(type) {
-			case *footer.FileType, *footer.VectorType, *footer.UnknownLogicalType:
+			if footer.IsExtension(el.LogicalType.Value) {
 				return nil, fmt.Errorf("data file %s: column %q carries the logical type %s in its footer, which arrow-go (and so iceberg-go's scan) and released parquet-java crash on; "+
 					"append its rows with --input instead, which writes the types to the key/value mirror only, or create the table with %s=true",
 					loc, el.Name, el.LogicalType.String(), PropFooterAnnotations)

@@ -12,7 +12,7 @@ import (
 	"github.com/apache/iceberg-go"
 
 	"github.com/coltype-lab/lab/data"
-	"github.com/coltype-lab/lab/formats/parquet"
+	"github.com/coltype-lab/lab/formats/parquet/filecol"
 	"github.com/coltype-lab/lab/registry"
 	"github.com/coltype-lab/lab/types/file"
 )
@@ -54,7 +54,7 @@ func writeFileColumn(t *testing.T, path string, annotate bool, values ...*file.V
 	}
 	b.Schema(schema)
 	if annotate {
-		b.Set(parquet.PropFileColumns, "doc")
+		b.Set(filecol.PropColumns, "doc")
 	}
 	w, err := b.Build()
 	if err != nil {

@@ -23,6 +23,7 @@ import (
 	"github.com/coltype-lab/lab/data/schemaspec"
 	"github.com/coltype-lab/lab/formats/avro"
 	"github.com/coltype-lab/lab/formats/parquet"
+	"github.com/coltype-lab/lab/formats/parquet/filecol"
 	"github.com/coltype-lab/lab/registry"
 	"github.com/coltype-lab/lab/types/file"
 )
@@ -166,7 +167,7 @@ Exit status: 0 written; 1 bad input (a row, the input file, an existing OUT);
 	_ = cmd.RegisterFlagCompletionFunc("file-scheme", fixedCompletion("file", "http", "https"))
 	_ = cmd.RegisterFlagCompletionFunc("property", keyCompletion(
 		parquet.PropCompressionCodec, parquet.PropCompressionLevel, parquet.PropRowGroupRows,
-		parquet.PropRowGroupBytes, parquet.PropPageBytes, parquet.PropFileColumns,
+		parquet.PropRowGroupBytes, parquet.PropPageBytes, filecol.PropColumns,
 		parquet.PropVectorColumns, parquet.PropVectorLogicalTypeID, parquet.PropShredVariants,
 		parquet.PropVariantInferenceRows, parquet.PropVectorLayoutDefault, parquet.PropVectorLayoutColumn,
 		parquet.PropVectorEncodingDefault, parquet.PropVectorEncodingColumn, parquet.PropStatsEnabledColumn,

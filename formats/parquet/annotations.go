@@ -14,7 +14,6 @@ import (
 	"github.com/coltype-lab/lab/formats/parquet/footer"
 	"github.com/coltype-lab/lab/formats/parquet/vectorcol"
 	"github.com/coltype-lab/lab/registry"
-	"github.com/coltype-lab/lab/types/file"
 	"github.com/coltype-lab/lab/types/vector"
 )
 
@@ -23,12 +22,6 @@ import (
 // footer with the annotations (DESIGN.md, "New logical types"), so a caller
 // only declares them.
 const (
-	// PropFileColumns lists top-level columns, comma-separated, whose
-	// Iceberg type is a FILE struct (types/file: children a subset of uri,
-	// offset, size, content_type, checksum, inline, all optional). Their
-	// groups are annotated FILE (union id 19) and every value is validated
-	// on write.
-	PropFileColumns = "write.parquet.file-columns"
 	// PropVectorColumns lists top-level fixed[L] columns as
 	// name:element:dim, comma-separated, with element one of float32,
 	// float64, float16, int8 and L = dim × the element's width. They are
@@ -52,14 +45,6 @@ const (
 	PropFooterAnnotations = "write.parquet.footer-annotations"
 )
 
-// fileColumn is a declared FILE column: its position among the top-level
-// fields and the layout its values decode with.
-type fileColumn struct {
-	name   string
-	pos    int
-	layout *file.Layout
-}
-
 type vectorColumn struct {
 	name    string
 	element string // the mirror's element name, e.g. "FLOAT"
@@ -75,7 +60,9 @@ type vectorColumn struct {
 
 // annotationPlan is what the writer annotates on Close and checks per record.
 type annotationPlan struct {
-	files    []fileColumn
+	// bound are the columns of registered bindings (binding.go): FILE and
+	// the types other packages plug in.
+	bound    []boundColumn
 	vectors  []vectorColumn
 	vectorID int16
 	// mirrorOnly leaves the annotations out of the LogicalType union
@@ -83,7 +70,7 @@ type annotationPlan struct {
 	mirrorOnly bool
 }
 
-func (p *annotationPlan) empty() bool { return len(p.files) == 0 && len(p.vectors) == 0 }
+func (p *annotationPlan) empty() bool { return len(p.bound) == 0 && len(p.vectors) == 0 }
 
 // planAnnotations reads the declaration properties against the schema. Every
 // mistake is an error naming the column, before anything is written.
@@ -116,26 +103,22 @@ func planAnnotations(schema *iceberg.Schema, props map[string]string) (*annotati
 		declared[name] = prop
 		return nil
 	}
-	for _, name := range file.ParseColumnList(props[PropFileColumns]) {
-		i, f, err := top(PropFileColumns, name)
-		if err != nil {
-			return nil, err
+	for _, b := range ColumnBindings() {
+		prop := b.Property()
+		for _, name := range ParseColumnList(props[prop]) {
+			i, f, err := top(prop, name)
+			if err != nil {
+				return nil, err
+			}
+			if err := declare(prop, name); err != nil {
+				return nil, err
+			}
+			check, err := b.Bind(f)
+			if err != nil {
+				return nil, fmt.Errorf("%s: column %q (field id %d): %w", prop, name, f.ID, err)
+			}
+			p.bound = append(p.bound, boundColumn{name: name, pos: i, binding: b, check: check})
 		}
-		if err := declare(PropFileColumns, name); err != nil {
-			return nil, err
-		}
-		fst, ok := f.Type.(*iceberg.StructType)
-		if !ok {
-			return nil, fmt.Errorf("%s: column %q (field id %d) has type %s, a FILE column needs a struct of FILE children", PropFileColumns, name, f.ID, f.Type)
-		}
-		// ParseStruct checks names, optionality and Iceberg types; the write
-		// plan maps those types to exactly the physical types of
-		// file.FieldSpec (string and binary to BYTE_ARRAY, long to INT64).
-		layout, err := file.ParseStruct(fst)
-		if err != nil {
-			return nil, fmt.Errorf("%s: column %q (field id %d): %w", PropFileColumns, name, f.ID, err)
-		}
-		p.files = append(p.files, fileColumn{name: name, pos: i, layout: layout})
 	}
 	decls, err := vector.ParseDeclarations(props[PropVectorColumns])
 	if err != nil {
@@ -197,33 +180,27 @@ func vectorIDProperty(props map[string]string) (int16, error) {
 	return int16(n), nil
 }
 
-// check validates the FILE values of a record that shredded cleanly (so its
-// fields match the schema by position). The spec lets a writer store an
-// invalid value as null or fail; the lab fails, rejecting the record as any
-// bad record is rejected, because a silent null would lose the caller's data.
+// check validates the bound columns' values of a record that shredded
+// cleanly (so its fields match the schema by position), rejecting the
+// record as any bad record is rejected (ValueCheck).
 func (p *annotationPlan) check(rec *data.Record) error {
-	for _, fc := range p.files {
-		x := rec.Get(fc.pos)
+	for _, bc := range p.bound {
+		x := rec.Get(bc.pos)
 		if x == nil {
 			continue
 		}
-		r, _ := x.(*data.Record)
-		v, err := fc.layout.Decode(r)
-		if err != nil {
-			return fmt.Errorf("column %q: %w", fc.name, err)
-		}
-		if err := v.Validate(); err != nil {
-			return fmt.Errorf("column %q: invalid FILE value %s: %w", fc.name, v, err)
+		if err := bc.check(x); err != nil {
+			return fmt.Errorf("column %q: %w", bc.name, err)
 		}
 	}
 	return nil
 }
 
-// annotate is the footer edit: FILE and VECTOR on the declared columns,
-// mirrored in the key/value metadata by footer.Annotate.
+// annotate is the footer edit: the bindings' kinds and VECTOR on the
+// declared columns, mirrored in the key/value metadata by footer.Annotate.
 func (p *annotationPlan) annotate(meta *footer.FileMetaData) error {
-	for _, fc := range p.files {
-		if err := footer.Annotate(meta, []string{fc.name}, footer.Annotation{Kind: footer.KindFile}); err != nil {
+	for _, bc := range p.bound {
+		if err := footer.Annotate(meta, []string{bc.name}, footer.Annotation{Kind: bc.binding.Kind()}); err != nil {
 			return err
 		}
 	}

@@ -54,7 +54,7 @@ func TestArrowReadsAnnotatedFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := b.Schema(sc).Set(PropFileColumns, "doc").Set(PropVectorColumns, "emb:int8:8").Build()
+	w, err := b.Schema(sc).Set(fileColumnsProp, "doc").Set(PropVectorColumns, "emb:int8:8").Build()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +119,13 @@ func TestArrowWriterAnnotations(t *testing.T) {
 		t.Fatal(err)
 	}
 	withDoc := iceberg.NewSchema(0, append(sc.Fields(), doc)...)
-	if _, err := b.Schema(withDoc).Set(PropFileColumns, "doc").Build(); err == nil || !strings.Contains(err.Error(), "not supported by the parquet-arrow model") {
+	if _, err := b.Schema(withDoc).Set(fileColumnsProp, "doc").Build(); err == nil || !strings.Contains(err.Error(), "not supported by the parquet-arrow model") {
 		t.Fatalf("FILE declaration on the arrow writer: %v", err)
 	}
 }
+
+// fileColumnsProp is filecol.PropColumns. This file tests unexported arrow
+// model state, so it is in package parquet and cannot import filecol (which
+// imports this package); filecol registers FILE for this test binary through
+// the external tests that import it (annotations_test.go).
+const fileColumnsProp = "write.parquet.file-columns"

@@ -13,6 +13,7 @@ import (
 
 	"github.com/coltype-lab/lab/data"
 	"github.com/coltype-lab/lab/formats/parquet"
+	"github.com/coltype-lab/lab/formats/parquet/filecol"
 	"github.com/coltype-lab/lab/formats/parquet/footer"
 	"github.com/coltype-lab/lab/registry"
 	"github.com/coltype-lab/lab/types/file"
@@ -35,7 +36,7 @@ func multimodalSchema(t testing.TB) *iceberg.Schema {
 }
 
 var multimodalProps = map[string]string{
-	parquet.PropFileColumns:   "doc",
+	filecol.PropColumns:       "doc",
 	parquet.PropVectorColumns: "emb:float32:4",
 }
 
@@ -130,7 +131,7 @@ func TestAnnotatedWriteRoundTrip(t *testing.T) {
 	// parquet-go wrote (VECTOR columns are written by the lab's page
 	// writer, vector_write.go).
 	filePath := filepath.Join(dir, "file-only.parquet")
-	writeRecords(t, filePath, sc, map[string]string{parquet.PropFileColumns: "doc"}, recs...)
+	writeRecords(t, filePath, sc, map[string]string{filecol.PropColumns: "doc"}, recs...)
 	plainBytes, _ := os.ReadFile(plainPath)
 	fileBytes, _ := os.ReadFile(filePath)
 	annotatedBytes, _ := os.ReadFile(annotatedPath)
@@ -233,12 +234,12 @@ func TestAnnotationDeclarationErrors(t *testing.T) {
 		props map[string]string
 		want  string
 	}{
-		{"unknown FILE column", map[string]string{parquet.PropFileColumns: "nope"}, `column "nope" is not a top-level column`},
-		{"nested name", map[string]string{parquet.PropFileColumns: "good.uri"}, `column "good.uri" is not a top-level column`},
-		{"FILE on a primitive", map[string]string{parquet.PropFileColumns: "id"}, `column "id" (field id 1) has type long, a FILE column needs a struct`},
-		{"FILE child unknown", map[string]string{parquet.PropFileColumns: "extra"}, `column "extra" (field id 2): FILE group child "thumbnail"`},
-		{"FILE child required", map[string]string{parquet.PropFileColumns: "required_child"}, `column "required_child" (field id 5): FILE group child "uri" (field id 6) is required`},
-		{"FILE child type", map[string]string{parquet.PropFileColumns: "wrong_type"}, `column "wrong_type" (field id 7): FILE group child "size" (field id 8) has type int, want long`},
+		{"unknown FILE column", map[string]string{filecol.PropColumns: "nope"}, `column "nope" is not a top-level column`},
+		{"nested name", map[string]string{filecol.PropColumns: "good.uri"}, `column "good.uri" is not a top-level column`},
+		{"FILE on a primitive", map[string]string{filecol.PropColumns: "id"}, `column "id" (field id 1): has type long, a FILE column needs a struct`},
+		{"FILE child unknown", map[string]string{filecol.PropColumns: "extra"}, `column "extra" (field id 2): FILE group child "thumbnail"`},
+		{"FILE child required", map[string]string{filecol.PropColumns: "required_child"}, `column "required_child" (field id 5): FILE group child "uri" (field id 6) is required`},
+		{"FILE child type", map[string]string{filecol.PropColumns: "wrong_type"}, `column "wrong_type" (field id 7): FILE group child "size" (field id 8) has type int, want long`},
 		{"unknown VECTOR column", map[string]string{parquet.PropVectorColumns: "nope:float32:4"}, `column "nope" is not a top-level column`},
 		{"VECTOR syntax", map[string]string{parquet.PropVectorColumns: "emb:float32"}, `"emb:float32" is not name:element:dim`},
 		{"VECTOR element", map[string]string{parquet.PropVectorColumns: "emb:complex:4"}, `column "emb": vector: unknown element type "complex"`},
@@ -246,7 +247,7 @@ func TestAnnotationDeclarationErrors(t *testing.T) {
 		{"VECTOR dim", map[string]string{parquet.PropVectorColumns: "emb:float32:0"}, `column "emb": dimension "0" is not a positive integer`},
 		{"VECTOR length", map[string]string{parquet.PropVectorColumns: "emb:float32:3"}, `column "emb" (field id 9) has type fixed[16], a VECTOR of 3 float32 needs fixed[12]`},
 		{"VECTOR not fixed", map[string]string{parquet.PropVectorColumns: "blob:int8:4"}, `column "blob" (field id 10) has type binary, a VECTOR of 4 int8 needs fixed[4]`},
-		{"both", map[string]string{parquet.PropFileColumns: "good", parquet.PropVectorColumns: "good:int8:1"}, `column "good" is already declared in ` + parquet.PropFileColumns},
+		{"both", map[string]string{filecol.PropColumns: "good", parquet.PropVectorColumns: "good:int8:1"}, `column "good" is already declared in ` + filecol.PropColumns},
 		{"id 19", map[string]string{parquet.PropVectorColumns: "emb:float32:4", parquet.PropVectorLogicalTypeID: "19"}, `"19" must be an integer in 20..32767`},
 		{"id text", map[string]string{parquet.PropVectorLogicalTypeID: "x"}, `"x" must be an integer`},
 	}

@@ -161,8 +161,17 @@ func TestArrowRoundTrip(t *testing.T) {
 	if len(df.SplitOffsets()) != 1 || df.SplitOffsets()[0] != 4 {
 		t.Errorf("split offsets %v, want [4]", df.SplitOffsets())
 	}
-	if df.LowerBoundValues() != nil || df.UpperBoundValues() != nil {
-		t.Errorf("bounds are not produced by this model yet, got %v %v", df.LowerBoundValues(), df.UpperBoundValues())
+	// Bounds come from the footer's statistics (colmetrics.FooterMetrics;
+	// arrow_bounds_test.go checks them against the record model's); leaves
+	// in lists and maps get none, as in Iceberg Java.
+	lo, hi := df.LowerBoundValues(), df.UpperBoundValues()
+	if binary.LittleEndian.Uint64(lo[1]) != 0 || binary.LittleEndian.Uint64(hi[1]) != 39 {
+		t.Errorf("bounds of id: %x %x, want 0 and 39", lo[1], hi[1])
+	}
+	for _, id := range []int{7, 9, 10} {
+		if _, ok := lo[id]; ok {
+			t.Errorf("field %d, in a list or map, has a lower bound", id)
+		}
 	}
 
 	// The footer carries field ids and the key/value metadata.

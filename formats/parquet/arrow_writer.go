@@ -1,6 +1,7 @@
 package parquet
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"slices"
@@ -15,7 +16,10 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/apache/iceberg-go"
 	"github.com/apache/iceberg-go/table"
+	"github.com/parquet-go/parquet-go/encoding/thrift"
+	"github.com/parquet-go/parquet-go/format"
 
+	"github.com/coltype-lab/lab/formats/parquet/internal/colmetrics"
 	"github.com/coltype-lab/lab/registry"
 )
 
@@ -33,7 +37,7 @@ func (arrowModel) NewAppender(out registry.OutputFile, opts registry.WriteOption
 	if opts.Schema == nil {
 		return nil, fmt.Errorf("parquet file %s: schema is required", out.Location)
 	}
-	if err := arrowProperties.Check(opts.Properties); err != nil {
+	if err := withBindings(arrowProperties).Check(opts.Properties); err != nil {
 		return nil, fmt.Errorf("parquet file %s: %w", out.Location, err)
 	}
 	sc, err := table.SchemaToArrowSchema(opts.Schema, nil, true, false)
@@ -41,6 +45,12 @@ func (arrowModel) NewAppender(out registry.OutputFile, opts registry.WriteOption
 		return nil, fmt.Errorf("parquet file %s: arrow schema: %w", out.Location, err)
 	}
 	annot, err := planAnnotations(opts.Schema, opts.Properties)
+	if err != nil {
+		return nil, fmt.Errorf("parquet file %s: %w", out.Location, err)
+	}
+	// The collector checks the metrics config up front, as the record
+	// model's does; it sees no values, only the footer (Close).
+	collector, err := colmetrics.NewCollector(opts.Schema, opts.MetricsConfig)
 	if err != nil {
 		return nil, fmt.Errorf("parquet file %s: %w", out.Location, err)
 	}
@@ -58,11 +68,13 @@ func (arrowModel) NewAppender(out registry.OutputFile, opts registry.WriteOption
 		return nil, fmt.Errorf("parquet file %s: the %s model cannot write VECTOR annotations (%s) into an encrypted file",
 			out.Location, arrowModelName, PropVectorColumns)
 	}
-	if len(annot.files) > 0 {
-		// FILE values must be valid before they are written (types/file),
-		// and this model sees columns, not records: it does not check them.
-		return nil, fmt.Errorf("parquet file %s: %s is not supported by the %s model; write FILE columns with *data.Record rows",
-			out.Location, PropFileColumns, arrowModelName)
+	if len(annot.bound) > 0 {
+		// A binding's values must be valid before they are written
+		// (ValueCheck), and this model sees columns, not records: it does
+		// not check them.
+		b := annot.bound[0].binding
+		return nil, fmt.Errorf("parquet file %s: %s is not supported by the %s model; write %s columns with *data.Record rows",
+			out.Location, b.Property(), arrowModelName, b.Kind())
 	}
 	var extra []parquet.WriterProperty
 	if opts.FileEncryptionKey != nil {
@@ -93,6 +105,7 @@ func (arrowModel) NewAppender(out registry.OutputFile, opts registry.WriteOption
 		meta[IcebergSchemaKey] = string(schemaJSON)
 	}
 	return &arrowAppender{
+		collector:     collector,
 		location:      out.Location,
 		pending:       pending,
 		fw:            fw,
@@ -177,6 +190,7 @@ type arrowAppender struct {
 	schema        *arrow.Schema
 	iceSchema     *iceberg.Schema
 	metricsConfig registry.MetricsConfig
+	collector     *colmetrics.Collector
 	meta          map[string]string
 	rowGroupBytes int64
 	annot         *annotationPlan
@@ -330,6 +344,9 @@ func (a *arrowAppender) Close() (err error) {
 	if err != nil {
 		return fmt.Errorf("parquet file %s: %w", a.location, err)
 	}
+	if err := a.footerBounds(md, &metrics); err != nil {
+		return fmt.Errorf("parquet file %s: %w", a.location, err)
+	}
 	if !a.annot.empty() {
 		// VECTOR annotations go in by footer rewrite, as in the record model.
 		if err := a.annot.rewrite(a.pending); err != nil {
@@ -356,6 +373,25 @@ func (a *arrowAppender) Metrics() registry.Metrics { return a.metrics }
 func (a *arrowAppender) Length() int64             { return a.length }
 func (a *arrowAppender) SplitOffsets() []int64     { return a.splits }
 
+// footerBounds adds the lower and upper bounds that colmetrics derives from
+// the written footer's statistics (Collector.FooterMetrics), in parquet-go's
+// model of the footer: arrow-go's thrift bytes decoded again. The counts stay
+// arrowFooterMetrics's, which sees whether a null count was written at all;
+// parquet-go's model reads an absent one as 0.
+func (a *arrowAppender) footerBounds(md *metadata.FileMetaData, m *registry.Metrics) error {
+	raw, err := md.Serialize(context.Background())
+	if err != nil {
+		return fmt.Errorf("serialize footer for metrics: %w", err)
+	}
+	var pm format.FileMetaData
+	if err := thrift.Unmarshal(new(thrift.CompactProtocol), raw, &pm); err != nil {
+		return fmt.Errorf("decode footer for metrics: %w", err)
+	}
+	fm := a.collector.FooterMetrics(&pm)
+	m.LowerBounds, m.UpperBounds = fm.LowerBounds, fm.UpperBounds
+	return nil
+}
+
 // arrowFooterMetrics derives a DataFile's metrics from a written footer:
 // record count, and per field id the column sizes, value counts (which,
 // as in Parquet and Iceberg, include nulls) and null counts, summed over
@@ -363,10 +399,8 @@ func (a *arrowAppender) SplitOffsets() []int64     { return a.splits }
 // null count rather than under-reporting it. Columns whose metrics mode is
 // "none" are left out.
 //
-// Lower and upper bounds are not produced: they need Iceberg's single-value
-// serialization of every type plus truncate(N) for strings and binary, which
-// formats/parquet/internal/colmetrics owns; NaN counts need the values, which
-// Parquet statistics do not carry. Both are left for colmetrics.
+// Bounds come from colmetrics (footerBounds); NaN counts need the values,
+// which Parquet statistics do not carry, and are left out.
 func arrowFooterMetrics(md *metadata.FileMetaData, sc *iceberg.Schema, cfg registry.MetricsConfig) (registry.Metrics, []int64, error) {
 	m := registry.Metrics{
 		RecordCount:     md.NumRows,

@@ -136,12 +136,14 @@ func vectorRepetitionShape(s []footer.SchemaElement, i int) string {
 	return ""
 }
 
-// fileGroups finds the schema nodes annotated FILE, in the footer or only in
-// its key/value mirror (left by a tool that dropped the annotation).
-func (o *openedFile) fileGroups(root *fnode) map[*fnode]bool {
-	out := map[*fnode]bool{}
+// boundGroups finds the schema nodes annotated with a registered binding's
+// kind (binding.go), in the footer or only in its key/value mirror (left by
+// a tool that dropped the annotation).
+func (o *openedFile) boundGroups(root *fnode) map[*fnode]ColumnBinding {
+	out := map[*fnode]ColumnBinding{}
 	for _, a := range o.annotations {
-		if a.Kind != footer.KindFile {
+		b := bindingOf(a.Kind)
+		if b == nil {
 			continue
 		}
 		n := root
@@ -154,7 +156,7 @@ func (o *openedFile) fileGroups(root *fnode) map[*fnode]bool {
 			n = n.children[i]
 		}
 		if n != nil && n != root {
-			out[n] = true
+			out[n] = b
 		}
 	}
 	return out

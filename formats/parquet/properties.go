@@ -2,6 +2,7 @@ package parquet
 
 import (
 	"maps"
+	"slices"
 
 	"github.com/coltype-lab/lab/registry"
 )
@@ -34,7 +35,7 @@ var recordProperties = registry.PropertySet{
 	Model:      RecordModelName,
 	Namespaces: parquetNamespaces,
 	Known: []string{PropCompressionCodec, PropCompressionLevel, PropRowGroupBytes, PropPageBytes, PropRowGroupRows,
-		PropFileColumns, PropVectorColumns, PropVectorLogicalTypeID, PropShredVariants, PropVariantInferenceRows,
+		PropVectorColumns, PropVectorLogicalTypeID, PropShredVariants, PropVariantInferenceRows,
 		PropFooterAnnotations,
 		// Per-column keys (entries ending in "." are prefixes): the layout
 		// planner refuses a column that is not a declared VECTOR column.
@@ -46,13 +47,14 @@ var recordProperties = registry.PropertySet{
 	}),
 }
 
-// arrowProperties are the arrow.RecordBatch model's. FILE columns are
-// known so that their refusal can say why (arrowModel.NewAppender).
+// arrowProperties are the arrow.RecordBatch model's. The bindings'
+// properties (FILE's among them) are known so that their refusal can say
+// why (arrowModel.NewAppender).
 var arrowProperties = registry.PropertySet{
 	Model:      arrowModelName,
 	Namespaces: parquetNamespaces,
 	Known: []string{PropCompressionCodec, PropCompressionLevel, PropRowGroupBytes, PropPageBytes, PropRowGroupRows,
-		PropPageRowLimit, PropDictBytes, PropFileColumns, PropVectorColumns, PropVectorLogicalTypeID},
+		PropPageRowLimit, PropDictBytes, PropVectorColumns, PropVectorLogicalTypeID},
 	Elsewhere: withNotes(map[string]string{
 		PropShredVariants:         "the " + RecordModelName + " model honours it",
 		PropVariantInferenceRows:  "the " + RecordModelName + " model honours it",
@@ -63,4 +65,13 @@ var arrowProperties = registry.PropertySet{
 		PropVectorEncodingColumn:  "the " + RecordModelName + " model honours it",
 		PropStatsEnabledColumn:    "Iceberg's per-column statistics switch: the " + RecordModelName + " model honours it on VECTOR columns only",
 	}),
+}
+
+// withBindings is s knowing the registered bindings' properties too
+// (binding.go). They are read when a writer checks its properties, not when
+// this package initialises: a binding's package registers from its own init,
+// which runs after this package's.
+func withBindings(s registry.PropertySet) registry.PropertySet {
+	s.Known = append(slices.Clip(s.Known), bindingProperties()...)
+	return s
 }

@@ -11,7 +11,6 @@ import (
 
 	"github.com/coltype-lab/lab/data"
 	"github.com/coltype-lab/lab/registry"
-	"github.com/coltype-lab/lab/types/file"
 )
 
 type rkind uint8
@@ -66,9 +65,9 @@ type readPlanner struct {
 	constants map[int]any
 	cursors   map[int]*cursor
 	batch     int
-	// fileGroups are the FILE-annotated groups; they read as structs once
-	// their children pass file.ParseStruct.
-	fileGroups map[*fnode]bool
+	// bound are the nodes annotated with a registered binding's kind; they
+	// are read once the binding recognises them (ColumnBinding.Recognize).
+	bound map[*fnode]ColumnBinding
 	// tree and pqRoot are the file schema in both forms: variant groups
 	// derive their layout from parquet-go's node.
 	tree   *fnode
@@ -183,15 +182,15 @@ func (p *readPlanner) node(f iceberg.NestedField, fv *fview, path string) (*rnod
 			return p.vectorNode(f, fv, path)
 		}
 	}
+	if b := p.bound[fv.node]; b != nil {
+		if err := recognize(b, fv); err != nil {
+			return nil, fmt.Errorf("read %s: %s column %q: %w", p.location, b.Kind(), fv.path, err)
+		}
+	}
 	switch t := f.Type.(type) {
 	case *iceberg.StructType:
 		if fv.shape != fStruct {
 			return nil, p.incompatible(f, fv, shapeName(fv))
-		}
-		if p.fileGroups[fv.node] {
-			if err := checkFileGroup(fv); err != nil {
-				return nil, fmt.Errorf("read %s: FILE column %q: %w", p.location, fv.path, err)
-			}
 		}
 		return p.structNode(t, fv, path)
 	case *iceberg.ListType:
@@ -367,19 +366,13 @@ func coerceDefault(t iceberg.Type, v any) (any, error) {
 	return nil, fmt.Errorf("value %v (%T) is not a %s", v, v, t)
 }
 
-// checkFileGroup checks a FILE group of the file as types/file reads it:
-// children found by name in any order, any of them missing; an unknown,
-// required or mistyped child is an error (spec/FILE.md, S4). Children the
-// file gives no field id cannot be read and are not checked.
-func checkFileGroup(fv *fview) error {
+// recognize asks a binding about a column of the file, read as the Iceberg
+// type the file gives it. Children the file gives no field id cannot be read
+// and are left out of that type.
+func recognize(b ColumnBinding, fv *fview) error {
 	t, err := fv.icebergType(pruneUnreadable)
 	if err != nil {
 		return err
 	}
-	st, ok := t.(*iceberg.StructType)
-	if !ok {
-		return fmt.Errorf("annotated FILE but read as %s", t)
-	}
-	_, err = file.ParseStruct(st)
-	return err
+	return b.Recognize(t)
 }

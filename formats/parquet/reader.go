@@ -91,7 +91,7 @@ func (r *recordReader) plan(opts registry.ReadOptions) error {
 		return fmt.Errorf("read %s: %w", loc, err)
 	}
 	p := &readPlanner{location: loc, constants: opts.IDToConstant, cursors: map[int]*cursor{}, batch: batch,
-		fileGroups: r.file.fileGroups(tree), tree: tree, pqRoot: r.file.file.Schema(), paths: paths, meta: r.file.meta}
+		bound: r.file.boundGroups(tree), tree: tree, pqRoot: r.file.file.Schema(), paths: paths, meta: r.file.meta}
 	st := r.projection.AsStruct()
 	if r.root, err = p.structNode(&st, root, ""); err != nil {
 		return err

@@ -143,7 +143,7 @@ func newRecordAppenderWith(out registry.OutputFile, opts registry.WriteOptions, 
 	if opts.Schema == nil {
 		return nil, fmt.Errorf("parquet writer for %s: schema is required", out.Location)
 	}
-	if err := recordProperties.Check(opts.Properties); err != nil {
+	if err := withBindings(recordProperties).Check(opts.Properties); err != nil {
 		return nil, fmt.Errorf("parquet writer for %s: %w", out.Location, err)
 	}
 	settings, err := parseWriterSettings(opts.Properties)

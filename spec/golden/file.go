@@ -13,6 +13,7 @@ import (
 
 	"github.com/coltype-lab/lab/data"
 	"github.com/coltype-lab/lab/formats/parquet"
+	"github.com/coltype-lab/lab/formats/parquet/filecol"
 	"github.com/coltype-lab/lab/formats/parquet/footer"
 	"github.com/coltype-lab/lab/registry"
 	"github.com/coltype-lab/lab/types/file"
@@ -143,7 +144,7 @@ func generateFileCases(out, work string) error {
 		props := map[string]string{parquet.PropCompressionCodec: "uncompressed"}
 		valid := c.value.Validate() == nil
 		if valid {
-			props[parquet.PropFileColumns] = "doc"
+			props[filecol.PropColumns] = "doc"
 		}
 		tmp := filepath.Join(work, c.name+".parquet")
 		if err := writeRecords(tmp, sc, props, data.Of(sc, int64(0), docRec)); err != nil {

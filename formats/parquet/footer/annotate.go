@@ -121,7 +121,10 @@ func Annotate(meta *FileMetaData, columnPath []string, a Annotation) (err error)
 	if a.Kind == KindFixedSizeList {
 		return annotateFixedSizeList(meta, i, columnPath, a)
 	}
-	if !el.IsGroup() {
+	if spec, ok := LookupLogicalType(a.Kind); ok {
+		return annotateExtension(meta, i, columnPath, spec, a)
+	}
+	if !el.IsGroup() && (a.Kind == KindVector || a.Kind == KindFile) {
 		if a.Kind == KindVector {
 			return annotateVectorLeaf(meta, tree, i, columnPath, a)
 		}
@@ -146,6 +149,9 @@ func Annotate(meta *FileMetaData, columnPath []string, a Annotation) (err error)
 		if (isStandardID(id) && !(id == VectorProposalID && a.VectorRepetition)) || id < 0 {
 			return fmt.Errorf("annotate column %s: VECTOR union id %d collides with parquet-format's ids 1-19 or is negative "+
 				"(19, the id of PR #592 and arrow-go's prototype, only with VectorRepetition, where the VECTOR middle group tells it from FILE)", where, id)
+		}
+		if spec, taken := extensionByID(id); taken {
+			return fmt.Errorf("annotate column %s: VECTOR union id %d is registered to %s", where, id, spec.Kind)
 		}
 		if a.VectorLength <= 0 {
 			return fmt.Errorf("annotate column %s: VECTOR needs a positive vector length, got %d", where, a.VectorLength)
@@ -181,9 +187,32 @@ func Annotate(meta *FileMetaData, columnPath []string, a Annotation) (err error)
 			return fmt.Errorf("annotate column %s: the middle group already has VECTOR repetition; set VectorRepetition", where)
 		}
 	default:
-		return fmt.Errorf("annotate column %s: Annotate writes FILE, VECTOR or FIXED_SIZE_LIST, not %q", where, a.Kind)
+		return fmt.Errorf("annotate column %s: Annotate writes FILE, VECTOR, FIXED_SIZE_LIST or a registered extension type (RegisterLogicalType), not %q", where, a.Kind)
 	}
 	return setMirrorEntry(meta, entry)
+}
+
+// annotateExtension puts a registered extension type on element i, where its
+// own placement rule allows it, over no other logical type.
+func annotateExtension(meta *FileMetaData, i int, columnPath []string, spec ExtensionSpec, a Annotation) error {
+	where := pathString(columnPath)
+	switch {
+	case a.ID != 0 && a.ID != spec.ID:
+		return fmt.Errorf("annotate column %s: %s is registered under union id %d, not %d", where, spec.Kind, spec.ID, a.ID)
+	case a.VectorLength != 0 || a.VectorRepetition || a.Element != "":
+		return fmt.Errorf("annotate column %s: %s takes no vector length, repetition or element", where, spec.Kind)
+	}
+	el := &meta.Schema[i]
+	if v := el.LogicalType.Value; v != nil {
+		if x, ok := v.(*ExtensionType); !ok || x.Kind != spec.Kind {
+			return fmt.Errorf("annotate column %s: the column already has logical type %s", where, el.LogicalType.String())
+		}
+	}
+	if err := spec.Place(meta, i); err != nil {
+		return fmt.Errorf("annotate column %s: %s: %w", where, spec.Kind, err)
+	}
+	el.LogicalType = LogicalType{Value: &ExtensionType{Kind: spec.Kind, ID: spec.ID}}
+	return setMirrorEntry(meta, Annotation{Path: slices.Clone(columnPath), Kind: spec.Kind, ID: spec.ID})
 }
 
 // fixedSizeListElements are the element types PR #241 allows, by the names
@@ -214,6 +243,9 @@ func annotateFixedSizeList(meta *FileMetaData, i int, columnPath []string, a Ann
 		return fmt.Errorf("annotate column %s: FIXED_SIZE_LIST union id %d is negative or one of parquet-format's ids 1-18 (19 is PR #241's own)", where, id)
 	case id == DefaultVectorID:
 		return fmt.Errorf("annotate column %s: FIXED_SIZE_LIST union id %d is the lab's VECTOR id; the lab's readers would read it as VECTOR", where, id)
+	}
+	if spec, taken := extensionByID(id); taken {
+		return fmt.Errorf("annotate column %s: FIXED_SIZE_LIST union id %d is registered to %s; the lab's readers would read it as %s", where, id, spec.Kind, spec.Kind)
 	}
 	if a.VectorRepetition {
 		return fmt.Errorf("annotate column %s: FIXED_SIZE_LIST is a primitive leaf and has no VECTOR repetition", where)
@@ -562,6 +594,8 @@ func ReadAnnotations(meta *FileMetaData) (_ []Annotation, err error) {
 		case *VectorType:
 			a.Kind, a.ID = KindVector, v.FieldID()
 			describeVectorGroup(meta, tree, i, &a)
+		case *ExtensionType:
+			a.Kind, a.ID = v.Kind, v.ID
 		case *UnknownLogicalType:
 			a.Kind, a.ID = KindUnknown, v.ID
 		default:

@@ -102,7 +102,7 @@ func TestAnnotateRefusals(t *testing.T) {
 		{"VECTOR of lists", []string{"nested"}, Annotation{Kind: KindVector, VectorLength: 2},
 			"nested.list.element.list inside the vector element is REPEATED"},
 		{"VECTOR on a map", []string{"attrs"}, Annotation{Kind: KindVector, VectorLength: 2}, `the middle level "key_value" must be a group with exactly one child`},
-		{"unknown kind", []string{"doc"}, Annotation{Kind: KindUnknown}, `Annotate writes FILE, VECTOR or FIXED_SIZE_LIST, not "UNKNOWN"`},
+		{"unknown kind", []string{"doc"}, Annotation{Kind: KindUnknown}, `FIXED_SIZE_LIST or a registered extension type (RegisterLogicalType), not "UNKNOWN"`},
 		{"non-UTF-8 path", []string{"d\xffoc"}, Annotation{Kind: KindFile}, "not valid UTF-8"},
 	}
 	for _, tc := range cases {

@@ -39,7 +39,8 @@ const (
 
 // LogicalTypeValue is a member of the LogicalType union: one of parquet-go's
 // format annotation types (*format.StringType, *format.DecimalType, ...),
-// *VariantType, *GeometryType, *GeographyType, *FileType, *VectorType or
+// *VariantType, *GeometryType, *GeographyType, *FileType, *VectorType,
+// *ExtensionType (a registered extension, registry.go) or
 // *UnknownLogicalType.
 type LogicalTypeValue interface {
 	FieldID() int16
@@ -338,6 +339,11 @@ func (LogicalType) EncodeFunc(cache thrift.EncodeFuncCache) thrift.EncodeFunc {
 				return fmt.Errorf("FIXED_SIZE_LIST union id %d is not positive", id)
 			}
 			body = m.body()
+		case *ExtensionType:
+			if spec, ok := extensionByID(id); !ok || spec.Kind != m.Kind {
+				return fmt.Errorf("logical type %s is not registered under union id %d (RegisterLogicalType)", m.Kind, id)
+			}
+			body = m.Unmodelled
 		case *UnknownLogicalType:
 			if staticLogicalTypes[id] != nil || id == FileID || id <= 0 {
 				return fmt.Errorf("unknown logical type id %d is not encodable: it would decode as a known type, or is not positive", id)
@@ -432,6 +438,10 @@ func (LogicalType) DecodeFunc(cache thrift.DecodeFuncCache) thrift.DecodeFunc {
 			case vectorIDOf(r):
 				member = &VectorType{ID: f.ID, Unmodelled: unmodelled(body)}
 			default:
+				if spec, ok := extensionByID(f.ID); ok {
+					member = &ExtensionType{Kind: spec.Kind, ID: f.ID, Unmodelled: unmodelled(body)}
+					continue
+				}
 				member = &UnknownLogicalType{ID: f.ID, Raw: body}
 			}
 		}

@@ -182,7 +182,7 @@ func checkShape(before, after *FileMetaData, cfg *config) error {
 			// A new FILE or VECTOR must sit where its spec allows, whether
 			// or not the edit went through Annotate.
 			var err error
-			switch a.LogicalType.Value.(type) {
+			switch v := a.LogicalType.Value.(type) {
 			case *FileType:
 				err = checkFileGroup(&afterTree, i)
 			case *VectorType:
@@ -190,6 +190,10 @@ func checkShape(before, after *FileMetaData, cfg *config) error {
 					_, _, err = checkVectorGroup(&afterTree, i)
 				} else {
 					err = checkVectorLeaf(&afterTree, i, 0, "")
+				}
+			case *ExtensionType:
+				if spec, ok := extensionByID(v.ID); ok {
+					err = spec.Place(after, i)
 				}
 			}
 			if err != nil {

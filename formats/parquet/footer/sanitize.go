@@ -40,9 +40,10 @@ func Sanitize(meta *FileMetaData) (_ *FileMetaData, err error) {
 		if r := el.RepetitionType; r.Valid && r.V != Required && r.V != Optional && r.V != Repeated {
 			return nil, fmt.Errorf("sanitize for arrow-go: %s has repetition %s (%d), which arrow-go v18.8.0 would misread", where(), r.V, int32(r.V))
 		}
-		switch v := el.LogicalType.Value.(type) {
-		case *FileType, *VectorType, *UnknownLogicalType:
+		if IsExtension(el.LogicalType.Value) {
 			el.LogicalType = LogicalType{}
+		}
+		switch v := el.LogicalType.Value.(type) {
 		case *format.TimeType:
 			if v.Unit.Value == nil {
 				return nil, fmt.Errorf("sanitize for arrow-go: %s is TIME with a unit this model does not know", where())

@@ -615,6 +615,12 @@ func (b *builder) logicalType(n *Node) *LogicalType {
 		}
 		parts = append(parts, "layout="+vec.Layout)
 		lt.Text = "VECTOR(" + strings.Join(parts, ", ") + ")"
+	case *footer.ExtensionType:
+		// A type a package registered with the footer codec
+		// (footer.RegisterLogicalType): named by its kind.
+		lt.Name = string(t.Kind)
+		lt.Raw = hex.EncodeToString(t.Unmodelled)
+		lt.Text = fmt.Sprintf("%s(id=%d)", t.Kind, t.ID)
 	case *footer.UnknownLogicalType:
 		lt.Name = "UNKNOWN"
 		lt.Raw = hex.EncodeToString(t.Raw)

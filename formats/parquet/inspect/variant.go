@@ -130,10 +130,12 @@ func physicalType(el *footer.SchemaElement) (parquet.Type, error) {
 // logicalOf is the element's annotation as parquet-go models it, derived
 // from the converted type when the logical type is absent.
 func logicalOf(el *footer.SchemaElement) *format.LogicalType {
+	if v := el.LogicalType.Value; footer.IsExtension(v) {
+		return &format.LogicalType{Value: otherLogical{v.String(), v.FieldID()}}
+	}
 	switch v := el.LogicalType.Value.(type) {
 	case nil:
-	case *footer.VariantType, *footer.GeometryType, *footer.GeographyType,
-		*footer.FileType, *footer.VectorType, *footer.UnknownLogicalType:
+	case *footer.VariantType, *footer.GeometryType, *footer.GeographyType:
 		// The footer model's own members are no shreddable primitives;
 		// keep their name for the error.
 		return &format.LogicalType{Value: otherLogical{v.String(), v.FieldID()}}

@@ -23,16 +23,29 @@ func groupFieldIDs(elems []format.SchemaElement) map[string]int {
 
 func fieldIDs(elems []format.SchemaElement, leaves bool) map[string]int {
 	ids := map[string]int{}
-	if len(elems) == 0 {
-		return ids
-	}
 	seen := map[int]int{}
-	note := func(e *format.SchemaElement, path []string) {
-		if e.FieldID != 0 {
+	walkSchema(elems, func(i int, path []string, leaf bool) {
+		if e := &elems[i]; leaf == leaves && e.FieldID != 0 {
 			id := int(e.FieldID)
 			seen[id]++
 			ids[pathKey(path)] = id
 		}
+	})
+	for path, id := range ids {
+		if seen[id] > 1 {
+			delete(ids, path)
+		}
+	}
+	return ids
+}
+
+// walkSchema calls visit for every element below the root of a flattened
+// schema, with its path (the root's name is not part of any
+// path_in_schema) and whether it is a leaf. A path is only valid during the
+// call.
+func walkSchema(elems []format.SchemaElement, visit func(i int, path []string, leaf bool)) {
+	if len(elems) == 0 {
+		return
 	}
 	var walk func(i int, path []string) int
 	walk = func(i int, path []string) int {
@@ -40,32 +53,23 @@ func fieldIDs(elems []format.SchemaElement, leaves bool) map[string]int {
 		// Clip so that siblings never share the appended name.
 		path = append(path[:len(path):len(path)], e.Name)
 		if n := int(e.NumChildren.V); e.NumChildren.Valid && n > 0 {
-			if !leaves {
-				note(e, path)
-			}
+			visit(i, path, false)
 			next := i + 1
 			for k := 0; k < n && next < len(elems); k++ {
 				next = walk(next, path)
 			}
 			return next
 		}
-		if leaves && e.Type.Valid {
-			note(e, path)
+		if e.Type.Valid {
+			visit(i, path, true)
 		}
 		return i + 1
 	}
-	// The root's name is not part of any path_in_schema.
 	root := elems[0]
 	next := 1
 	for k := 0; k < int(root.NumChildren.V) && next < len(elems); k++ {
 		next = walk(next, nil)
 	}
-	for path, id := range ids {
-		if seen[id] > 1 {
-			delete(ids, path)
-		}
-	}
-	return ids
 }
 
 // pathKey joins path elements with a byte that Parquet names do not contain

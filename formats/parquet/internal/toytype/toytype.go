@@ -1,0 +1,71 @@
+// Package toytype is a column type that exists to prove the plug-in path:
+// UNIT_INTERVAL, a DOUBLE leaf whose values lie in [0, 1]. It is one package
+// and a blank import, as every new column type should be (DESIGN.md,
+// "Layout"): it registers its footer logical type with footer and its
+// column binding with formats/parquet, and neither of those imports it. Only
+// tests import it; the lab writes no UNIT_INTERVAL files.
+package toytype
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/apache/iceberg-go"
+	"github.com/parquet-go/parquet-go/format"
+
+	"github.com/coltype-lab/lab/formats/parquet"
+	"github.com/coltype-lab/lab/formats/parquet/footer"
+)
+
+const (
+	// Kind is the footer annotation's name.
+	Kind footer.Kind = "UNIT_INTERVAL"
+	// ID is its LogicalType union id, one no proposal uses.
+	ID int16 = 40
+	// PropColumns declares UNIT_INTERVAL columns: top-level double columns,
+	// comma-separated.
+	PropColumns = "write.parquet.unit-interval-columns"
+)
+
+func init() {
+	footer.RegisterLogicalType(footer.ExtensionSpec{Kind: Kind, ID: ID, Place: place})
+	parquet.RegisterColumnBinding(binding{})
+}
+
+// place allows the annotation on DOUBLE leaves without another logical type.
+func place(meta *footer.FileMetaData, i int) error {
+	el := &meta.Schema[i]
+	if el.IsGroup() || el.Type.V != format.Double {
+		return errors.New("annotates DOUBLE leaves only")
+	}
+	return nil
+}
+
+type binding struct{}
+
+func (binding) Kind() footer.Kind { return Kind }
+func (binding) Property() string  { return PropColumns }
+
+func (binding) Bind(f iceberg.NestedField) (parquet.ValueCheck, error) {
+	if !f.Type.Equals(iceberg.PrimitiveTypes.Float64) {
+		return nil, fmt.Errorf("has type %s, a UNIT_INTERVAL column is a double", f.Type)
+	}
+	return func(v any) error {
+		x, ok := v.(float64)
+		if !ok {
+			return fmt.Errorf("value %v (%T) is not a double", v, v)
+		}
+		if math.IsNaN(x) || x < 0 || x > 1 {
+			return fmt.Errorf("value %v is outside UNIT_INTERVAL's [0, 1]", x)
+		}
+		return nil
+	}, nil
+}
+
+func (binding) Recognize(t iceberg.Type) error {
+	if !t.Equals(iceberg.PrimitiveTypes.Float64) {
+		return fmt.Errorf("annotated UNIT_INTERVAL but read as %s", t)
+	}
+	return nil
+}
