@@ -676,29 +676,13 @@ func (vw *vectorWriter) mergedSchema(plan *writePlan, pqMeta *footer.FileMetaDat
 			return nil, nil, errors.New("parquet-go's footer has no schema")
 		}
 		root = s[0]
-		var end func(i int) (int, int) // end of the subtree at i, and its leaves
-		end = func(i int) (int, int) {
-			if i >= len(s) {
-				return i, 0
-			}
-			if !s[i].IsGroup() {
-				return i + 1, 1
-			}
-			j, leaves := i+1, 0
-			for range int(s[i].NumChildren.V) {
-				var l int
-				j, l = end(j)
-				leaves += l
-			}
-			return j, leaves
+		tree, err := footer.NewSchemaTree(s)
+		if err != nil {
+			return nil, nil, fmt.Errorf("parquet-go's schema: %w", err)
 		}
-		for i := 1; i < len(s); {
-			j, leaves := end(i)
-			if j > len(s) {
-				return nil, nil, errors.New("parquet-go's schema is truncated")
-			}
+		for _, i := range tree.Children(0) {
+			j, leaves := tree.Subtree(i)
 			pqTops = append(pqTops, topEntry{lo: i, hi: j, leaves: leaves})
-			i = j
 		}
 	}
 	var entries []topEntry
@@ -869,21 +853,13 @@ func vectorSplitOffsets(meta *footer.FileMetaData) []int64 {
 }
 
 // topLevelElement is the index of the top-level field name in a footer's
-// flattened schema, -1 when there is none.
+// flattened schema, -1 when there is none (or the schema is no tree).
 func topLevelElement(s []footer.SchemaElement, name string) int {
-	var end func(i int) int // the element after the subtree at i
-	end = func(i int) int {
-		n := 0
-		if i < len(s) && s[i].IsGroup() {
-			n = int(s[i].NumChildren.V)
-		}
-		j := i + 1
-		for range n {
-			j = end(j)
-		}
-		return j
+	tree, err := footer.NewSchemaTree(s)
+	if err != nil {
+		return -1
 	}
-	for i := 1; i < len(s); i = end(i) {
+	for _, i := range tree.Children(0) {
 		if s[i].Name == name {
 			return i
 		}

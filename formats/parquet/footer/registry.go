@@ -3,6 +3,7 @@ package footer
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"sync"
 )
@@ -136,12 +137,12 @@ func IsExtension(v LogicalTypeValue) bool {
 }
 
 // Children returns the schema indexes of element i's direct children, for a
-// placement rule. meta's schema must be a well-formed tree (Annotate checks
-// that before it calls Place).
+// placement rule; nil when meta's schema is not a tree (Annotate checks that
+// before it calls Place) or i is outside it.
 func Children(meta *FileMetaData, i int) []int {
-	tree, err := newSchemaTree(meta.Schema)
+	tree, err := NewSchemaTree(meta.Schema)
 	if err != nil || i < 0 || i >= len(meta.Schema) {
 		return nil
 	}
-	return append([]int(nil), tree.children[i]...)
+	return slices.Clone(tree.Children(i))
 }

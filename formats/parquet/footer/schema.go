@@ -146,3 +146,48 @@ func pathString(path []string) string {
 	}
 	return strings.Join(path, ".")
 }
+
+// SchemaTree is the tree of a flattened, depth-first schema, checked to be
+// well formed: every num_children fits the elements after it, every element
+// below the root has a parent, and nesting stays within the lab's depth
+// limit. It is the one walker of a footer's schema: callers ask it for
+// children, paths and subtrees instead of counting num_children themselves.
+type SchemaTree struct{ t *schemaTree }
+
+// NewSchemaTree builds the tree of schema, or says what keeps it from being
+// one, naming the element.
+func NewSchemaTree(schema []SchemaElement) (*SchemaTree, error) {
+	t, err := newSchemaTree(schema)
+	if err != nil {
+		return nil, err
+	}
+	return &SchemaTree{t}, nil
+}
+
+// Children are element i's direct children, in schema order (the root is 0).
+func (t *SchemaTree) Children(i int) []int { return t.t.children[i] }
+
+// Parent is element i's parent, -1 for the root.
+func (t *SchemaTree) Parent(i int) int { return t.t.parent[i] }
+
+// Path is element i's column path: the names below the root.
+func (t *SchemaTree) Path(i int) []string { return t.t.path(i) }
+
+// Find returns the element at a column path, refusing ambiguous sibling
+// names.
+func (t *SchemaTree) Find(path []string) (int, error) { return t.t.find(path) }
+
+// Subtree returns the index just past element i's subtree (its descendants
+// follow it contiguously) and the number of leaves in it.
+func (t *SchemaTree) Subtree(i int) (end, leaves int) {
+	end = i + 1
+	if !t.t.schema[i].IsGroup() {
+		return end, 1
+	}
+	for _, c := range t.t.children[i] {
+		var l int
+		end, l = t.Subtree(c)
+		leaves += l
+	}
+	return end, leaves
+}
