@@ -154,6 +154,16 @@ func readConverter(info leafInfo, want iceberg.Type) (readConv, error) {
 		}, nil
 	case iceberg.DecimalType:
 		scale := w.Scale()
+		// A value must have no more digits than its precision
+		// (LogicalTypes.md, DECIMAL: "precision ... the number of digits
+		// in the unscaled value"), the file's or the one read as, whichever
+		// is less: a wider value is corrupt data, and returned as this type
+		// it would be a number the type cannot hold.
+		prec := w.Precision()
+		if ft, ok := info.typ.(iceberg.DecimalType); ok {
+			prec = min(prec, ft.Precision())
+		}
+		limit := decimal128.GetScaleMultiplier(prec)
 		return func(v pq.Value) (any, error) {
 			if err := check(v); err != nil {
 				return nil, err
@@ -169,6 +179,9 @@ func readConverter(info leafInfo, want iceberg.Type) (readConv, error) {
 				if n, err = data.DecimalFromBytes(v.ByteArray()); err != nil {
 					return nil, err
 				}
+			}
+			if !n.Less(limit) || !n.Greater(limit.Negate()) {
+				return nil, fmt.Errorf("decimal value %s has more than the %d digits of its precision", n.ToString(int32(scale)), prec)
 			}
 			return iceberg.Decimal{Val: n, Scale: scale}, nil
 		}, nil
