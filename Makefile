@@ -15,10 +15,12 @@ vet:
 
 # The summary prints what go test prints, then the skipped tests with their
 # reasons (internal/testsummary), so a run that skipped the conformance data or
-# a peer says so.
+# a peer says so. cmd/lab's suite takes 5-7 minutes on 2 cores and past go
+# test's default 10 on a loaded machine; speed lives in benchmarks (DESIGN.md),
+# so a slow machine must not fail the tests.
 unit:
 	$(GO) build -o .testsummary ./internal/testsummary
-	$(GO) test -count=1 -json ./... | ./.testsummary; status=$$?; rm -f .testsummary; exit $$status
+	$(GO) test -count=1 -timeout 30m -json ./... | ./.testsummary; status=$$?; rm -f .testsummary; exit $$status
 
 # Each fuzz target runs for FUZZTIME; see .ci/fuzz for why one outcome is retried.
 fuzz:
