@@ -26,7 +26,9 @@ type    = boolean | int | long | float | double | date | time
         | file | file<child{,child}>     FILE; children of uri, offset, size,
                                          content_type, checksum, inline (default: all)
         | vector<element,dim>            VECTOR of float32, float64, float16 or int8
-file and vector are top-level only. Spaces between tokens are ignored.
+        | NAME                           a column type a package registered
+                                         (RegisterColumnType), e.g. unit_interval
+file, vector and registered types are top-level only. Spaces between tokens are ignored.
 Field ids are assigned depth-first from 1 in the order written (a column,
 then what it contains); a FILE column reserves the six ids after its own for
 its children (id+1 uri ... id+6 inline), as the Iceberg FILE mirror does.`
@@ -344,6 +346,14 @@ func (p *compactParser) typ(top bool, column string, id int) (iceberg.Type, erro
 		return iceberg.FixedTypeOf(v.Element.VectorBytes(v.Dim)), nil
 	case "":
 		return nil, p.fail("column %q: want a type", column)
+	}
+	if t, ok := lookupColumnType(name); ok {
+		if !top {
+			p.pos = start
+			return nil, p.fail("column %q: %s columns are top-level only (%s names top-level columns)", column, name, t.Property)
+		}
+		p.spec.Typed = append(p.spec.Typed, Typed{Column: column, Type: name})
+		return t.Type, nil
 	}
 	p.pos = start
 	return nil, p.fail("column %q: unknown type %q", column, name)

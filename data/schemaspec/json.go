@@ -96,6 +96,10 @@ func ParseJSON(b []byte) (*Spec, error) {
 // labType turns a lab type name into its Iceberg type, recording the
 // declaration; nil for any other name (an Iceberg type).
 func labType(spec *Spec, name string, id int, typeName string) (iceberg.Type, error) {
+	if t, ok := lookupColumnType(typeName); ok {
+		spec.Typed = append(spec.Typed, Typed{Column: name, Type: typeName})
+		return t.Type, nil
+	}
 	if typeName != "file" && !strings.HasPrefix(typeName, "file<") && !strings.HasPrefix(typeName, "vector<") {
 		return nil, nil
 	}
@@ -163,6 +167,8 @@ func (s *Spec) JSON() ([]byte, error) {
 			name = v.TypeName()
 		} else if s.IsFile(f.Name) {
 			name = fileTypeName(f)
+		} else if t, ok := s.TypeOf(f.Name); ok {
+			name = t.Name
 		}
 		if name == "" {
 			continue

@@ -41,6 +41,9 @@ type Spec struct {
 	Schema  *iceberg.Schema
 	Files   []string // FILE columns, in schema order
 	Vectors []Vector // VECTOR columns, in schema order
+	// Typed are the columns of registered column types (RegisterColumnType),
+	// in schema order.
+	Typed []Typed
 }
 
 // Vector is one VECTOR column: dim elements of one type, stored as
@@ -73,6 +76,14 @@ func (s *Spec) Properties() map[string]string {
 		}
 		props[PropVectorColumns] = strings.Join(decls, ",")
 	}
+	for _, d := range s.Typed {
+		if t, ok := lookupColumnType(d.Type); ok {
+			if props[t.Property] != "" {
+				props[t.Property] += ","
+			}
+			props[t.Property] += d.Column
+		}
+	}
 	return props
 }
 
@@ -93,6 +104,13 @@ func (s *Spec) Declare(props map[string]string) error {
 	for _, v := range vectors {
 		if err := s.addVector(PropVectorColumns, v); err != nil {
 			return err
+		}
+	}
+	for _, t := range registeredColumnTypes() {
+		for _, name := range file.ParseColumnList(props[t.Property]) {
+			if err := s.addTyped(t.Property, name, t); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
@@ -161,6 +179,7 @@ func (s *Spec) sortDeclarations() {
 	}
 	slices.SortFunc(s.Files, func(a, b string) int { return pos[a] - pos[b] })
 	slices.SortFunc(s.Vectors, func(a, b Vector) int { return pos[a.Column] - pos[b.Column] })
+	slices.SortFunc(s.Typed, func(a, b Typed) int { return pos[a.Column] - pos[b.Column] })
 }
 
 // FromSchema builds a Spec for a schema read from a file, declaring the

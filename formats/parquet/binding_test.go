@@ -11,6 +11,7 @@ import (
 	"github.com/apache/iceberg-go"
 
 	"github.com/coltype-lab/lab/data"
+	"github.com/coltype-lab/lab/data/schemaspec"
 	"github.com/coltype-lab/lab/formats/parquet"
 	"github.com/coltype-lab/lab/formats/parquet/footer"
 	"github.com/coltype-lab/lab/formats/parquet/inspect"
@@ -72,6 +73,27 @@ func TestAPluggedTypeIsWrittenAnnotatedAndReadBack(t *testing.T) {
 				t.Fatalf("inspect shows %+v for a mirror-only annotation", lt)
 			}
 		})
+	}
+}
+
+// The schema forms know the type by its registered name: the declaration
+// they produce is the binding's property.
+func TestAPluggedTypeIsDeclaredInTheSchemaForms(t *testing.T) {
+	spec, err := schemaspec.Parse("id:long!,score:" + toytype.Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !spec.Schema.Field(1).Type.Equals(iceberg.PrimitiveTypes.Float64) {
+		t.Fatalf("score has type %s", spec.Schema.Field(1).Type)
+	}
+	path := tempFile(t, "declared.parquet")
+	writeRecords(t, path, spec.Schema, spec.Properties(), toyRecords(0.5)...)
+	anns, err := parquet.FileAnnotations(registry.LocalInput(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(anns) != 1 || anns[0].Kind != toytype.Kind {
+		t.Fatalf("annotations %+v", anns)
 	}
 }
 

@@ -1,9 +1,10 @@
 // Package toytype is a column type that exists to prove the plug-in path:
 // UNIT_INTERVAL, a DOUBLE leaf whose values lie in [0, 1]. It is one package
 // and a blank import, as every new column type should be (DESIGN.md,
-// "Layout"): it registers its footer logical type with footer and its
-// column binding with formats/parquet, and neither of those imports it. Only
-// tests import it; the lab writes no UNIT_INTERVAL files.
+// "Layout"): it registers its footer logical type with footer, its column
+// binding with formats/parquet and its schema name with data/schemaspec, and
+// none of those imports it. Only tests import it; the lab writes no
+// UNIT_INTERVAL files.
 package toytype
 
 import (
@@ -14,6 +15,7 @@ import (
 	"github.com/apache/iceberg-go"
 	"github.com/parquet-go/parquet-go/format"
 
+	"github.com/coltype-lab/lab/data/schemaspec"
 	"github.com/coltype-lab/lab/formats/parquet"
 	"github.com/coltype-lab/lab/formats/parquet/footer"
 )
@@ -28,9 +30,13 @@ const (
 	PropColumns = "write.parquet.unit-interval-columns"
 )
 
+// Name is the type's name in schemas ("score:unit_interval").
+const Name = "unit_interval"
+
 func init() {
 	footer.RegisterLogicalType(footer.ExtensionSpec{Kind: Kind, ID: ID, Place: place})
 	parquet.RegisterColumnBinding(binding{})
+	schemaspec.RegisterColumnType(schemaspec.ColumnType{Name: Name, Type: iceberg.PrimitiveTypes.Float64, Property: PropColumns})
 }
 
 // place allows the annotation on DOUBLE leaves without another logical type.
