@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,23 +13,12 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/viper"
 
+	"github.com/coltype-lab/lab/formats/parquet/annotate"
 	"github.com/coltype-lab/lab/formats/parquet/footer"
-	"github.com/coltype-lab/lab/formats/parquet/inspect"
-	"github.com/coltype-lab/lab/internal/publish"
-	"github.com/coltype-lab/lab/internal/safeopen"
 	"github.com/coltype-lab/lab/types/vector"
 )
 
 func init() { commands = append(commands, newAnnotateCommand) }
-
-// annotation is one --file or --vector request.
-type annotation struct {
-	flag    string // as given, for messages
-	path    []string
-	ann     footer.Annotation
-	element vector.ElementType // 0: not checked
-	flba    bool               // layout=flba: the column must be a FIXED_LEN_BYTE_ARRAY leaf
-}
 
 func newAnnotateCommand(_ *viper.Viper) *cobra.Command {
 	var files, vectors []string
@@ -73,7 +60,7 @@ wrong structure or type.`,
   lab annotate in.parquet out.parquet --vector a.emb:dim=4,id=33 --vector b:dim=8 --force`,
 		Args: usageArgs(cobra.ExactArgs(2)),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			var anns []annotation
+			var anns []annotate.Request
 			for _, f := range files {
 				a, err := parseFileFlag(f)
 				if err != nil {
@@ -90,8 +77,8 @@ wrong structure or type.`,
 			}
 			for i, a := range anns {
 				for _, b := range anns[:i] {
-					if slices.Equal(a.path, b.path) {
-						return usageError{fmt.Errorf("%s and %s annotate the same column", b.flag, a.flag)}
+					if slices.Equal(a.Path, b.Path) {
+						return usageError{fmt.Errorf("%s and %s annotate the same column", b.Name, a.Name)}
 					}
 				}
 			}
@@ -120,22 +107,22 @@ func columnPath(s string) ([]string, error) {
 	return path, nil
 }
 
-func parseFileFlag(s string) (annotation, error) {
+func parseFileFlag(s string) (annotate.Request, error) {
 	path, err := columnPath(s)
 	if err != nil {
-		return annotation{}, fmt.Errorf("--file %q: %w", s, err)
+		return annotate.Request{}, fmt.Errorf("--file %q: %w", s, err)
 	}
-	return annotation{flag: "--file " + s, path: path, ann: footer.Annotation{Kind: footer.KindFile}}, nil
+	return annotate.Request{Name: "--file " + s, Path: path, Annotation: footer.Annotation{Kind: footer.KindFile}}, nil
 }
 
-func parseVectorFlag(s string) (annotation, error) {
+func parseVectorFlag(s string) (annotate.Request, error) {
 	col, params, _ := strings.Cut(s, ":")
-	a := annotation{flag: "--vector " + s, ann: footer.Annotation{Kind: footer.KindVector}}
-	fail := func(format string, args ...any) (annotation, error) {
-		return annotation{}, fmt.Errorf("--vector %q: %s", s, fmt.Sprintf(format, args...))
+	a := annotate.Request{Name: "--vector " + s, Annotation: footer.Annotation{Kind: footer.KindVector}}
+	fail := func(format string, args ...any) (annotate.Request, error) {
+		return annotate.Request{}, fmt.Errorf("--vector %q: %s", s, fmt.Sprintf(format, args...))
 	}
 	var err error
-	if a.path, err = columnPath(col); err != nil {
+	if a.Path, err = columnPath(col); err != nil {
 		return fail("%v", err)
 	}
 	seen := map[string]bool{}
@@ -158,13 +145,13 @@ func parseVectorFlag(s string) (annotation, error) {
 			if err != nil || n <= 0 {
 				return fail("dim=%s is not a positive integer", v)
 			}
-			a.ann.VectorLength = int32(n)
+			a.Annotation.VectorLength = int32(n)
 		case "element":
 			t, err := vector.ParseElementType(v)
 			if err != nil {
 				return fail("%v", err)
 			}
-			a.element = t
+			a.Element = t
 		case "id":
 			n, err := strconv.Atoi(v)
 			if err != nil {
@@ -174,12 +161,12 @@ func parseVectorFlag(s string) (annotation, error) {
 			if err != nil {
 				return fail("%v", err)
 			}
-			a.ann.ID = id
+			a.Annotation.ID = id
 		case "layout":
 			switch v {
 			case "list":
 			case "vector-repetition":
-				a.ann.VectorRepetition = true
+				a.Annotation.VectorRepetition = true
 			case "flba":
 				flba = true
 			default:
@@ -189,251 +176,44 @@ func parseVectorFlag(s string) (annotation, error) {
 			return fail("unknown parameter %q (want dim, element, id, layout)", k)
 		}
 	}
-	if a.ann.VectorLength == 0 {
+	if a.Annotation.VectorLength == 0 {
 		return fail("dim=N is required (the vector length)")
 	}
 	if flba {
 		// A FIXED_LEN_BYTE_ARRAY cell does not say what its bytes are: the
 		// element type must be given, and the leaf must be dim x width long.
-		if a.element == 0 {
+		if a.Element == 0 {
 			return fail("layout=flba needs element=float32|float64|float16|int8")
 		}
-		name, ok := a.element.ParquetElement()
+		name, ok := a.Element.ParquetElement()
 		if !ok {
-			return fail("element=%s has no Parquet type; a FIXED_LEN_BYTE_ARRAY vector cannot hold it", a.element)
+			return fail("element=%s has no Parquet type; a FIXED_LEN_BYTE_ARRAY vector cannot hold it", a.Element)
 		}
-		a.ann.Element = name
-		a.element = 0 // checkElements looks at list elements; the codec checks the leaf length
-		a.flba = true
+		a.Annotation.Element = name
+		a.Element = 0 // Element is checked against list elements; the codec checks the leaf length
+		a.FLBA = true
 	}
 	return a, nil
 }
 
-// annotateFile rewrites in's footer with anns into out, through a temporary
-// file beside out (internal/publish), and verifies the result before
-// publishing it.
-func annotateFile(stdout io.Writer, in, out string, anns []annotation, force, allowVectorRepetition bool) (err error) {
-	tmp, err := publish.Create(out, force)
+// annotateFile runs annotate.File and prints what it wrote and verified.
+func annotateFile(stdout io.Writer, in, out string, reqs []annotate.Request, force, allowVectorRepetition bool) error {
+	res, err := annotate.File(in, out, reqs, annotate.Options{Replace: force, AllowVectorRepetition: allowVectorRepetition})
+	if oe := (*annotate.OutputExistsError)(nil); errors.As(err, &oe) {
+		return fmt.Errorf("annotate: %s; use --force to replace it", oe)
+	}
 	if err != nil {
-		return annotateOutputError(out, err)
+		return err
 	}
-	defer tmp.Abort() // a no-op once committed
-
-	src, err := safeopen.Open(in) // a FIFO would block os.Open
-	if err != nil {
-		return fmt.Errorf("annotate: %w", err)
-	}
-	defer src.Close()
-	st, err := src.Stat()
-	if err != nil {
-		return fmt.Errorf("annotate: %w", err)
-	}
-	size := st.Size()
-	before, err := inspect.Inspect(src, size, inspect.Options{Name: in})
-	if err != nil {
-		return fmt.Errorf("annotate: %w", err)
-	}
-	if err := checkElements(before, anns); err != nil {
-		return fmt.Errorf("annotate %s: %w", in, err)
-	}
-
-	var opts []footer.Option
-	if allowVectorRepetition {
-		opts = append(opts, footer.AllowVectorRepetition())
-	}
-	edit := func(m *footer.FileMetaData) error {
-		for _, a := range anns {
-			if err := footer.Annotate(m, a.path, a.ann); err != nil {
-				return fmt.Errorf("%s: %w", a.flag, err)
-			}
-		}
-		return nil
-	}
-	sink := &writeTagger{w: annotatedCopyWriter(tmp.File)}
-	if err := footer.RewriteFooter(src, size, sink, edit, opts...); err != nil {
-		if sink.err != nil {
-			// Not a refusal: the copy could not be written (a full disk).
-			return fmt.Errorf("annotate %s: writing the annotated copy %s failed after %d bytes (it needs about %d bytes free beside the output, the input's size, until it replaces it): %w",
-				in, tmp.Name(), sink.n, size, sink.err)
-		}
-		return fmt.Errorf("annotate %s: refused: %w", in, err)
-	}
-	if err := tmp.Chmod(st.Mode().Perm()); err != nil {
-		return fmt.Errorf("annotate: %w", err)
-	}
-
-	// Verify: the same bytes before the footer, and the annotations there.
-	// One decode recognises one VECTOR id, so each id gets its own read.
-	tst, err := tmp.Stat()
-	if err != nil {
-		return fmt.Errorf("annotate: %w", err)
-	}
-	reports := map[int16]*inspect.Report{}
-	idOf := func(a annotation) int16 {
-		if a.ann.Kind == footer.KindVector && a.ann.ID != 0 {
-			return a.ann.ID
-		}
-		return footer.DefaultVectorID
-	}
-	for _, a := range anns {
-		id := idOf(a)
-		if reports[id] == nil {
-			r, err := inspect.Inspect(tmp, tst.Size(), inspect.Options{Name: out, VectorID: id})
-			if err != nil {
-				return fmt.Errorf("annotate: the written file does not read back: %w", err)
-			}
-			reports[id] = r
-		}
-		if !hasAnnotation(reports[id], a) {
-			return fmt.Errorf("annotate: %s is not in the written footer", a.flag)
-		}
-	}
-	after := reports[idOf(anns[0])]
-	if after.FooterOffset != before.FooterOffset {
-		return fmt.Errorf("annotate: the written footer starts at offset %d, not %d", after.FooterOffset, before.FooterOffset)
-	}
-	if at, err := firstDifferenceAt(src, tmp, before.FooterOffset); err != nil {
-		return fmt.Errorf("annotate: compare %s with the written file: %w", in, err)
-	} else if at >= 0 {
-		return fmt.Errorf("annotate: the written file differs from %s at offset %d, before the footer", in, at)
-	}
-	// Commit syncs before it renames, and without --force never replaces
-	// an OUT that appeared while writing.
-	if err := tmp.Commit(); err != nil {
-		if errors.Is(err, fs.ErrExist) {
-			return fmt.Errorf("annotate: %s appeared while writing; use --force to replace it", out)
-		}
-		return annotateOutputError(out, err)
-	}
-
 	w := &bytes.Buffer{}
 	fmt.Fprintf(w, "annotated %s -> %s\n", in, out)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	for _, a := range anns {
-		fmt.Fprintf(tw, "  %s\t%s\n", strings.Join(a.path, "."), describeAnnotation(reports[idOf(a)], a))
+	for i, r := range reqs {
+		fmt.Fprintf(tw, "  %s\t%s\n", strings.Join(r.Path, "."), res.Described[i])
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "footer: %d -> %d bytes at offset %d\n", before.FooterLength, after.FooterLength, after.FooterOffset)
-	fmt.Fprintf(w, "verified: the %d bytes before the footer are identical to %s (compared)\n", before.FooterOffset, in)
+	fmt.Fprintf(w, "footer: %d -> %d bytes at offset %d\n", res.FooterBefore, res.FooterAfter, res.FooterOffset)
+	fmt.Fprintf(w, "verified: the %d bytes before the footer are identical to %s (compared)\n", res.FooterOffset, in)
 	_, err = stdout.Write(w.Bytes())
 	return err
-}
-
-// annotateOutputError names OUT in publish's refusals: an existing file
-// without --force, a directory or other node that is not a regular file.
-func annotateOutputError(out string, err error) error {
-	var nr *publish.NotReplaceableError
-	switch {
-	case errors.Is(err, fs.ErrExist):
-		return fmt.Errorf("annotate: %s exists; use --force to replace it", out)
-	case errors.As(err, &nr):
-		return fmt.Errorf("annotate: %s %w", out, err)
-	}
-	return fmt.Errorf("annotate: %w", err)
-}
-
-// checkElements checks element= against the element column of each VECTOR
-// request; structural problems are left to footer.Annotate, which names them.
-func checkElements(rep *inspect.Report, anns []annotation) error {
-	for _, a := range anns {
-		if a.flba {
-			if n := rep.Schema.Find(a.path); n != nil && (!n.IsLeaf() || n.PhysicalType != "FIXED_LEN_BYTE_ARRAY") {
-				return fmt.Errorf("%s: layout=flba needs a FIXED_LEN_BYTE_ARRAY column, %s is %s", a.flag, strings.Join(a.path, "."), n.ElementName())
-			}
-			continue
-		}
-		if a.element == 0 {
-			continue
-		}
-		n := rep.Schema.Find(a.path)
-		if n == nil || len(n.Children) != 1 || len(n.Children[0].Children) != 1 {
-			continue
-		}
-		if got := n.Children[0].Children[0].ElementName(); got != a.element.String() {
-			return fmt.Errorf("%s: the element column %s is %s, not %s", a.flag,
-				strings.Join(n.Children[0].Children[0].Path, "."), got, a.element)
-		}
-	}
-	return nil
-}
-
-func hasAnnotation(rep *inspect.Report, a annotation) bool {
-	for _, got := range rep.Annotations {
-		if slices.Equal(got.Path, a.path) && got.Kind == string(a.ann.Kind) && got.InFooter && got.InKeyValue {
-			return true
-		}
-	}
-	return false
-}
-
-// describeAnnotation is the annotation as inspect reads it back.
-func describeAnnotation(rep *inspect.Report, a annotation) string {
-	if n := rep.Schema.Find(a.path); n != nil && n.LogicalType != nil {
-		return n.LogicalType.Text
-	}
-	return string(a.ann.Kind)
-}
-
-// firstDifferenceAt compares the first n bytes of a and b and returns the
-// offset of the first difference, or -1.
-func firstDifferenceAt(a, b io.ReaderAt, n int64) (int64, error) {
-	const chunk = 1 << 16
-	bufA, bufB := make([]byte, chunk), make([]byte, chunk)
-	for off := int64(0); off < n; off += chunk {
-		m := int(min(chunk, n-off))
-		if err := readAtFull(a, bufA[:m], off); err != nil {
-			return 0, err
-		}
-		if err := readAtFull(b, bufB[:m], off); err != nil {
-			return 0, err
-		}
-		if i := firstMismatch(bufA[:m], bufB[:m]); i >= 0 {
-			return off + int64(i), nil
-		}
-	}
-	return -1, nil
-}
-
-func firstMismatch(a, b []byte) int {
-	if bytes.Equal(a, b) {
-		return -1
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return i
-		}
-	}
-	return len(a)
-}
-
-func readAtFull(r io.ReaderAt, p []byte, off int64) error {
-	n, err := r.ReadAt(p, off)
-	if n == len(p) {
-		return nil
-	}
-	if err == nil || errors.Is(err, io.EOF) {
-		err = io.ErrUnexpectedEOF
-	}
-	return fmt.Errorf("read %d bytes at offset %d: %w", len(p), off, err)
-}
-
-// annotatedCopyWriter is where the annotated copy's bytes go: the temporary
-// file. Tests put a writer that fails as a full disk does in front of it.
-var annotatedCopyWriter = func(tmp *os.File) io.Writer { return tmp }
-
-// writeTagger remembers the first write error of w, so that a failed
-// write (ENOSPC) is told from a refused edit.
-type writeTagger struct {
-	w   io.Writer
-	n   int64
-	err error
-}
-
-func (t *writeTagger) Write(p []byte) (int, error) {
-	n, err := t.w.Write(p)
-	t.n += int64(n)
-	if err != nil && t.err == nil {
-		t.err = err
-	}
-	return n, err
 }

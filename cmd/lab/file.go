@@ -3,14 +3,11 @@ package main
 import (
 	"cmp"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
-	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -20,8 +17,8 @@ import (
 	"github.com/spf13/viper"
 
 	"github.com/coltype-lab/lab/data"
-	"github.com/coltype-lab/lab/formats/parquet"
-	"github.com/coltype-lab/lab/formats/parquet/footer"
+	"github.com/coltype-lab/lab/formats/parquet/filecol"
+	"github.com/coltype-lab/lab/formats/specread"
 	"github.com/coltype-lab/lab/registry"
 	"github.com/coltype-lab/lab/types/file"
 )
@@ -157,33 +154,19 @@ type resolveOptions struct {
 	policySource func(key string) string
 }
 
-// Row statuses, as printed and as in the JSON.
-const (
-	statusOK      = "ok"
-	statusNull    = "null"
-	statusInvalid = "invalid"
-	statusError   = "error"
-)
-
-// What --verify did with an ok row's checksum, as printed and in the JSON.
-const (
-	checksumVerified     = "verified"
-	checksumUnverifiable = "unverifiable"
-)
-
 // resolveRow is one row's outcome; the JSON names are stable.
 type resolveRow struct {
-	Row         int64     `json:"row"`
-	Status      string    `json:"status"`
-	Bytes       *int64    `json:"bytes,omitempty"`
-	ContentType string    `json:"content_type,omitempty"`
-	SHA256      string    `json:"sha256,omitempty"`
-	Rule        file.Rule `json:"rule,omitempty"`
-	Reason      string    `json:"reason,omitempty"`
+	Row         int64       `json:"row"`
+	Status      file.Status `json:"status"`
+	Bytes       *int64      `json:"bytes,omitempty"`
+	ContentType string      `json:"content_type,omitempty"`
+	SHA256      string      `json:"sha256,omitempty"`
+	Rule        file.Rule   `json:"rule,omitempty"`
+	Reason      string      `json:"reason,omitempty"`
 	// Checksum is set on ok rows with a checksum when --verify is given:
 	// verified, or unverifiable with ChecksumReason saying why.
-	Checksum       string `json:"checksum,omitempty"`
-	ChecksumReason string `json:"checksum_reason,omitempty"`
+	Checksum       file.ChecksumCheck `json:"checksum,omitempty"`
+	ChecksumReason string             `json:"checksum_reason,omitempty"`
 }
 
 type resolveSummary struct {
@@ -200,15 +183,15 @@ type resolveSummary struct {
 func (s *resolveSummary) add(r resolveRow) {
 	s.Rows++
 	switch r.Status {
-	case statusOK:
+	case file.StatusOK:
 		s.OK++
 		s.Bytes += *r.Bytes
-		if r.Checksum == checksumUnverifiable {
+		if r.Checksum == file.ChecksumUnverifiable {
 			s.Unverifiable++
 		}
-	case statusNull:
+	case file.StatusNull:
 		s.Null++
-	case statusInvalid:
+	case file.StatusInvalid:
 		s.Invalid++
 	default:
 		s.Errors++
@@ -224,19 +207,6 @@ func (s resolveSummary) String() string {
 	return out
 }
 
-// fileColumnRef is the column being resolved: where it sits in the file's
-// schema and how its values decode.
-type fileColumnRef struct {
-	name      string
-	id        int
-	layout    *file.Layout
-	annotated bool
-	// projection reads only this column; path gives the position at each
-	// struct level of the projected record on the way to it.
-	projection *iceberg.Schema
-	path       []int
-}
-
 func runFileResolve(ctx context.Context, stdout, stderr io.Writer, o resolveOptions) error {
 	if o.column == "" {
 		return usageError{errors.New("--column is required: name the FILE column to resolve")}
@@ -250,9 +220,9 @@ func runFileResolve(ctx context.Context, stdout, stderr io.Writer, o resolveOpti
 	if err != nil {
 		return err
 	}
-	if !col.annotated {
+	if !col.Annotated {
 		fmt.Fprintf(stderr, "lab: warning: %s: column %q (field id %d) is FILE-shaped but its footer does not annotate it FILE (no logical type 19, no key/value mirror); resolving it as FILE anyway\n",
-			o.path, col.name, col.id)
+			o.path, col.Name, col.ID)
 	}
 	cfg, err := cliResolverConfig(filepath.Dir(abs), o)
 	if err != nil {
@@ -268,7 +238,7 @@ func runFileResolve(ctx context.Context, stdout, stderr io.Writer, o resolveOpti
 	if err != nil {
 		return err
 	}
-	reader, err := b.Project(col.projection).ReuseContainers().Build()
+	reader, err := b.Project(col.Projection).ReuseContainers().Build()
 	if err != nil {
 		return fmt.Errorf("%s: %w", o.path, err)
 	}
@@ -282,7 +252,7 @@ func runFileResolve(ctx context.Context, stdout, stderr io.Writer, o resolveOpti
 			break
 		}
 		if err != nil {
-			return fmt.Errorf("%s: column %q: reading row %d: %w", o.path, col.name, row, err)
+			return fmt.Errorf("%s: column %q: reading row %d: %w", o.path, col.Name, row, err)
 		}
 		r := resolveOne(ctx, resolver, col, rec, row)
 		sum.add(r)
@@ -295,88 +265,28 @@ func runFileResolve(ctx context.Context, stdout, stderr io.Writer, o resolveOpti
 	}
 	if failed := sum.Invalid + sum.Errors; failed > 0 {
 		return fmt.Errorf("%s: column %q: %d of %d rows did not resolve (%d invalid, %d errors)",
-			o.path, col.name, failed, sum.Rows, sum.Invalid, sum.Errors)
+			o.path, col.Name, failed, sum.Rows, sum.Invalid, sum.Errors)
 	}
 	return nil
 }
 
 // findFileColumn checks that in is a Parquet file with a FILE-shaped column
-// named name and plans a read of just that column. A file that cannot be
-// read fails (exit 1), as in every other command; a readable file without
-// that FILE column is a usage error: the arguments name the wrong column.
-func findFileColumn(in registry.InputFile, shown, name string) (*fileColumnRef, error) {
-	bad := func(format string, args ...any) error {
-		return usageError{fmt.Errorf("%s: "+format, append([]any{shown}, args...)...)}
-	}
-	anns, schema, err := parquetFileSchema(in, shown, nil)
+// named name and plans a read of just that column (formats/parquet/filecol).
+// A file that cannot be read fails (exit 1), as in every other command; a
+// readable file without that FILE column is a usage error: the arguments
+// name the wrong column.
+func findFileColumn(in registry.InputFile, shown, name string) (*filecol.Column, error) {
+	anns, schema, err := specread.ParquetSchema(in, shown, nil)
 	if err != nil {
 		return nil, err
 	}
-	field, ok := schema.FindFieldByName(name)
-	if !ok {
-		return nil, bad("no column %q (columns: %s)", name, strings.Join(topLevelNames(schema), ", "))
+	col, err := filecol.Lookup(schema, anns, name)
+	if ce := (*filecol.ColumnError)(nil); errors.As(err, &ce) {
+		return nil, usageError{fmt.Errorf("%s: %w", shown, err)}
+	} else if err != nil {
+		return nil, fmt.Errorf("%s: %w", shown, err)
 	}
-	full, _ := schema.FindColumnName(field.ID)
-	st, ok := field.Type.(*iceberg.StructType)
-	if !ok {
-		return nil, bad("column %q (field id %d) has type %s; a FILE column is a group of FILE children (%s)",
-			full, field.ID, field.Type, fileChildNames())
-	}
-	annotated := slices.ContainsFunc(anns, func(a footer.Annotation) bool {
-		return a.Kind == footer.KindFile && strings.Join(a.Path, ".") == full
-	})
-	layout, err := file.ParseStruct(st)
-	if err != nil {
-		if annotated {
-			return nil, bad("column %q (field id %d) is annotated FILE but its group is not FILE-shaped: %v", full, field.ID, err)
-		}
-		return nil, bad("column %q (field id %d) is not a FILE column: %v", full, field.ID, err)
-	}
-	proj, err := iceberg.PruneColumns(schema, map[int]iceberg.Void{field.ID: {}}, true)
-	if err != nil {
-		return nil, fmt.Errorf("%s: projecting column %q (field id %d): %w", shown, full, field.ID, err)
-	}
-	path, err := structPath(proj.AsStruct(), field.ID)
-	if err != nil {
-		return nil, bad("column %q (field id %d): %v", full, field.ID, err)
-	}
-	return &fileColumnRef{name: full, id: field.ID, layout: layout, annotated: annotated, projection: proj, path: path}, nil
-}
-
-// structPath finds the field id in a pruned struct, through structs only:
-// a FILE column inside a list or map has many values per row.
-func structPath(st iceberg.StructType, id int) ([]int, error) {
-	for i, f := range st.FieldList {
-		if f.ID == id {
-			return []int{i}, nil
-		}
-		inner, ok := f.Type.(*iceberg.StructType)
-		if !ok {
-			if containsID(f.Type, id) {
-				return nil, fmt.Errorf("it sits inside %s %q, which holds many values per row; only columns reached through structs can be resolved", f.Type, f.Name)
-			}
-			continue
-		}
-		if rest, err := structPath(*inner, id); err != nil {
-			return nil, err
-		} else if rest != nil {
-			return append([]int{i}, rest...), nil
-		}
-	}
-	return nil, nil
-}
-
-func containsID(t iceberg.Type, id int) bool {
-	nt, ok := t.(iceberg.NestedType)
-	if !ok {
-		return false
-	}
-	for _, f := range nt.Fields() {
-		if f.ID == id || containsID(f.Type, id) {
-			return true
-		}
-	}
-	return false
+	return col, nil
 }
 
 func topLevelNames(s *iceberg.Schema) []string {
@@ -385,14 +295,6 @@ func topLevelNames(s *iceberg.Schema) []string {
 		out = append(out, f.Name)
 	}
 	return out
-}
-
-func fileChildNames() string {
-	names := make([]string, len(file.AllFields))
-	for i, f := range file.AllFields {
-		names[i] = f.Name()
-	}
-	return strings.Join(names, ", ")
 }
 
 // newCLIResolver turns the flags into a resolver policy; dir is the Parquet
@@ -525,73 +427,19 @@ func reportPolicy(w io.Writer, cfg file.Config, o resolveOptions) {
 	_ = tw.Flush() // stderr: a failed report must not fail the command
 }
 
-// resolveOne decodes and resolves one row, streaming its bytes through a
-// hash; nothing is kept.
-func resolveOne(ctx context.Context, res *file.Resolver, col *fileColumnRef, rec *data.Record, row int64) resolveRow {
-	out := resolveRow{Row: row}
-	fail := func(err error) resolveRow {
-		out.Status, out.Reason = statusError, err.Error()
-		if rule, ok := file.RuleOf(err); ok {
-			out.Rule = rule
-			if rule.Spec() {
-				// A spec rule found only while reading (inline bytes that
-				// differ from the locator's) makes the value invalid.
-				out.Status = statusInvalid
-			}
-		}
-		return out
+// resolveOne decodes and resolves one row (types/file: Resolver.Resolve),
+// streaming its bytes through a hash; nothing is kept.
+func resolveOne(ctx context.Context, res *file.Resolver, col *filecol.Column, rec *data.Record, row int64) resolveRow {
+	var r file.Resolution
+	if v, err := col.Value(rec); err != nil {
+		r = file.Failed(err)
+	} else {
+		r = res.Resolve(ctx, v)
 	}
-	var x any = rec
-	for _, p := range col.path {
-		r, _ := x.(*data.Record)
-		if r == nil {
-			x = nil
-			break
-		}
-		x = r.Get(p)
-	}
-	if x == nil {
-		out.Status = statusNull
-		return out
-	}
-	group, ok := x.(*data.Record)
-	if !ok {
-		return fail(fmt.Errorf("column %q holds %T, want a FILE group", col.name, x))
-	}
-	v, err := col.layout.Decode(group)
-	if err != nil {
-		return fail(err)
-	}
-	if v == nil {
-		out.Status = statusNull
-		return out
-	}
-	if vs := v.Violations(); len(vs) > 0 {
-		out.Status, out.Rule, out.Reason = statusInvalid, vs[0].Rule, vs[0].Error()
-		return out
-	}
-	s, err := res.OpenStream(ctx, v)
-	if err != nil {
-		return fail(err)
-	}
-	h := sha256.New()
-	n, err := io.Copy(h, s)
-	if cerr := s.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fail(err)
-	}
-	out.Status, out.Bytes = statusOK, &n
-	out.ContentType = v.EffectiveContentType()
-	out.SHA256 = hex.EncodeToString(h.Sum(nil))
-	// A checksum that cannot be used does not make the reference invalid
-	// (the spec's Validation list has no checksum rule); it is reported.
-	switch {
-	case s.Checked:
-		out.Checksum = checksumVerified // a mismatch would have failed the copy
-	case s.Unverifiable != "":
-		out.Checksum, out.ChecksumReason = checksumUnverifiable, s.Unverifiable
+	out := resolveRow{Row: row, Status: r.Status, ContentType: r.ContentType, SHA256: r.SHA256,
+		Rule: r.Rule, Reason: r.Reason, Checksum: r.Checksum, ChecksumReason: r.ChecksumReason}
+	if r.Status == file.StatusOK {
+		out.Bytes = &r.Bytes
 	}
 	return out
 }
@@ -605,7 +453,7 @@ type resolveOutput struct {
 	err   error
 }
 
-func newResolveOutput(w io.Writer, o resolveOptions, col *fileColumnRef) *resolveOutput {
+func newResolveOutput(w io.Writer, o resolveOptions, col *filecol.Column) *resolveOutput {
 	out := &resolveOutput{w: w, json: o.json, first: true}
 	if o.json {
 		head, _ := json.Marshal(struct {
@@ -614,11 +462,11 @@ func newResolveOutput(w io.Writer, o resolveOptions, col *fileColumnRef) *resolv
 			FieldID   int    `json:"field_id"`
 			Annotated bool   `json:"annotated"`
 			Verify    bool   `json:"verify"`
-		}{o.path, col.name, col.id, col.annotated, o.verify})
+		}{o.path, col.Name, col.ID, col.Annotated, o.verify})
 		out.printf("%s,\"rows\":[", head[:len(head)-1])
 		return out
 	}
-	out.printf("%s: column %q (field id %d), children %s\n", o.path, col.name, col.id, strings.Join(fieldNameList(col.layout.Fields()), ", "))
+	out.printf("%s: column %q (field id %d), children %s\n", o.path, col.Name, col.ID, strings.Join(fieldNameList(col.Layout.Fields()), ", "))
 	out.printf("%6s  %-7s  %10s  %-24s  %s\n", "ROW", "STATUS", "BYTES", "CONTENT TYPE", "DETAIL")
 	return out
 }
@@ -655,9 +503,9 @@ func (o *resolveOutput) row(r resolveRow) error {
 		bytes = fmt.Sprint(*r.Bytes)
 		detail = "sha256:" + r.SHA256
 		switch r.Checksum {
-		case checksumVerified:
+		case file.ChecksumVerified:
 			detail += " (checksum verified)"
-		case checksumUnverifiable:
+		case file.ChecksumUnverifiable:
 			detail += " (checksum unverifiable: " + r.ChecksumReason + ")"
 		}
 	}
@@ -676,20 +524,4 @@ func (o *resolveOutput) finish(s resolveSummary) error {
 	}
 	o.printf("%s\n", s)
 	return o.err
-}
-
-// parquetFileSchema reads a Parquet file's footer annotations and the
-// Iceberg schema the registry's reader gives it. The footer comes first, so
-// a file that is not Parquet fails with that reason; every failure is a
-// failure of the file (exit 1), not of the arguments.
-func parquetFileSchema(in registry.InputFile, shown string, mapping iceberg.NameMapping) ([]footer.Annotation, *iceberg.Schema, error) {
-	anns, err := parquet.FileAnnotations(in)
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s is not a readable Parquet file: %w", shown, err)
-	}
-	schema, err := readerSchema(in, shown, registry.PARQUET, mapping)
-	if err != nil {
-		return nil, nil, err
-	}
-	return anns, schema, nil
 }

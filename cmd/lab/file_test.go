@@ -125,7 +125,7 @@ func TestFileResolve(t *testing.T) {
 				}
 				got := doc.Rows[side.Row]
 				if side.Expect.Violation != "" {
-					if got.Status != statusInvalid || got.Rule != side.Expect.Violation || code != 1 {
+					if got.Status != file.StatusInvalid || got.Rule != side.Expect.Violation || code != 1 {
 						t.Fatalf("row %+v, exit %d; want invalid with rule %s, exit 1 (stderr %q)", got, code, side.Expect.Violation, errOut)
 					}
 					if doc.Summary.Invalid != 1 || !strings.Contains(errOut, "did not resolve") {
@@ -137,19 +137,19 @@ func TestFileResolve(t *testing.T) {
 				if side.Value.ContentType != nil {
 					wantType = *side.Value.ContentType
 				}
-				if code != 0 || got.Status != statusOK || got.Bytes == nil || *got.Bytes != *side.Expect.Size ||
+				if code != 0 || got.Status != file.StatusOK || got.Bytes == nil || *got.Bytes != *side.Expect.Size ||
 					got.SHA256 != *side.Expect.SHA256 || got.ContentType != wantType {
 					t.Fatalf("row %+v, exit %d (stderr %q); want ok, %d bytes, sha256 %s, %s",
 						got, code, errOut, *side.Expect.Size, *side.Expect.SHA256, wantType)
 				}
 				// A checksum --verify cannot use leaves the row ok and says so.
 				wantSummary := resolveSummary{Rows: 1, OK: 1, Bytes: *side.Expect.Size}
-				if side.Expect.Checksum == checksumUnverifiable {
+				if file.ChecksumCheck(side.Expect.Checksum) == file.ChecksumUnverifiable {
 					wantSummary.Unverifiable = 1
-					if got.Checksum != checksumUnverifiable || got.ChecksumReason == "" {
+					if got.Checksum != file.ChecksumUnverifiable || got.ChecksumReason == "" {
 						t.Errorf("row %+v; want its checksum reported unverifiable, with the reason", got)
 					}
-				} else if got.Checksum == checksumUnverifiable {
+				} else if got.Checksum == file.ChecksumUnverifiable {
 					t.Errorf("row %+v: checksum unverifiable, the sidecar does not say so", got)
 				}
 				if doc.Summary != wantSummary {
@@ -205,7 +205,7 @@ func TestFileResolve(t *testing.T) {
 		&file.Value{URI: p("objects/a.png"), Checksum: p("MD5:" + strings.Repeat("AB", 16))},                                    // 8 ok; verified: checksum unverifiable
 	)
 	type want struct {
-		status string
+		status file.Status
 		bytes  int64
 		rule   file.Rule
 		reason string
@@ -218,7 +218,7 @@ func TestFileResolve(t *testing.T) {
 		for i, w := range wants {
 			r := doc.Rows[i]
 			if r.Row != int64(i) || r.Status != w.status || r.Rule != w.rule || !strings.Contains(r.Reason, w.reason) ||
-				(w.status == statusOK) != (r.Bytes != nil) || (r.Bytes != nil && *r.Bytes != w.bytes) {
+				(w.status == file.StatusOK) != (r.Bytes != nil) || (r.Bytes != nil && *r.Bytes != w.bytes) {
 				t.Errorf("row %d: %+v, want %+v", i, r, w)
 			}
 		}
@@ -230,15 +230,15 @@ func TestFileResolve(t *testing.T) {
 		}
 		doc := parseResolveJSON(t, out)
 		check(t, doc, []want{
-			{statusOK, 2, "", ""},
-			{statusNull, 0, "", ""},
-			{statusOK, int64(len(png)), "", ""},
-			{statusOK, 3, "", ""},
-			{statusError, 0, "", "file does not exist"},
-			{statusError, 0, file.RuleOutsideRoot, "outside the allowed roots"},
-			{statusOK, int64(len(png)), "", ""},
-			{statusError, 0, file.RuleRangePastEnd, "runs past"},
-			{statusOK, int64(len(png)), "", ""},
+			{file.StatusOK, 2, "", ""},
+			{file.StatusNull, 0, "", ""},
+			{file.StatusOK, int64(len(png)), "", ""},
+			{file.StatusOK, 3, "", ""},
+			{file.StatusError, 0, "", "file does not exist"},
+			{file.StatusError, 0, file.RuleOutsideRoot, "outside the allowed roots"},
+			{file.StatusOK, int64(len(png)), "", ""},
+			{file.StatusError, 0, file.RuleRangePastEnd, "runs past"},
+			{file.StatusOK, int64(len(png)), "", ""},
 		})
 		if doc.Rows[2].ContentType != "image/png" || doc.Rows[2].SHA256 != hex.EncodeToString(sum[:]) || doc.Rows[2].Checksum != "" {
 			t.Errorf("row 2: %+v", doc.Rows[2])
@@ -250,13 +250,13 @@ func TestFileResolve(t *testing.T) {
 	t.Run("verify catches the checksum", func(t *testing.T) {
 		out, _, code := run(t, bin, dir, "file", "resolve", "mixed.parquet", "--column", "doc", "--json", "--verify")
 		doc := parseResolveJSON(t, out)
-		if code != 1 || doc.Rows[6].Status != statusError || doc.Rows[6].Rule != file.RuleChecksumMismatch ||
-			doc.Rows[2].Status != statusOK || doc.Rows[2].Checksum != checksumVerified {
+		if code != 1 || doc.Rows[6].Status != file.StatusError || doc.Rows[6].Rule != file.RuleChecksumMismatch ||
+			doc.Rows[2].Status != file.StatusOK || doc.Rows[2].Checksum != file.ChecksumVerified {
 			t.Fatalf("exit %d, rows 2 and 6: %+v %+v", code, doc.Rows[2], doc.Rows[6])
 		}
 		// An MD5 digest in uppercase hex is not the spec's encoding: the
 		// reference still resolves, and --verify says it could not check it.
-		if r := doc.Rows[8]; r.Status != statusOK || r.Checksum != checksumUnverifiable || !strings.Contains(r.ChecksumReason, "lowercase hex") {
+		if r := doc.Rows[8]; r.Status != file.StatusOK || r.Checksum != file.ChecksumUnverifiable || !strings.Contains(r.ChecksumReason, "lowercase hex") {
 			t.Errorf("row 8: %+v; want ok with the checksum unverifiable", r)
 		}
 		if doc.Summary.Unverifiable != 1 {
@@ -288,20 +288,20 @@ func TestFileResolve(t *testing.T) {
 		// outside file stays refused, the objects still resolve.
 		out, _, _ := run(t, bin, dir, "file", "resolve", "mixed.parquet", "--column", "doc", "--json", "--root", "objects")
 		doc := parseResolveJSON(t, out)
-		if doc.Rows[2].Status != statusOK || doc.Rows[5].Rule != file.RuleOutsideRoot {
+		if doc.Rows[2].Status != file.StatusOK || doc.Rows[5].Rule != file.RuleOutsideRoot {
 			t.Fatalf("rows 2 and 5: %+v %+v", doc.Rows[2], doc.Rows[5])
 		}
 		// With the base moved to objects/, "objects/a.png" names objects/objects/a.png.
 		out, _, _ = run(t, bin, dir, "file", "resolve", "mixed.parquet", "--column", "doc", "--json", "--base", "objects")
 		doc = parseResolveJSON(t, out)
-		if doc.Rows[2].Status != statusError || !strings.Contains(doc.Rows[2].Reason, "objects/objects/a.png") {
+		if doc.Rows[2].Status != file.StatusError || !strings.Contains(doc.Rows[2].Reason, "objects/objects/a.png") {
 			t.Fatalf("row 2 with --base objects: %+v", doc.Rows[2])
 		}
 	})
 	t.Run("max size", func(t *testing.T) {
 		out, _, code := run(t, bin, dir, "file", "resolve", "mixed.parquet", "--column", "doc", "--json", "--max-size", "4")
 		doc := parseResolveJSON(t, out)
-		if code != 1 || doc.Rows[2].Rule != file.RuleMaxSize || doc.Rows[3].Status != statusOK {
+		if code != 1 || doc.Rows[2].Rule != file.RuleMaxSize || doc.Rows[3].Status != file.StatusOK {
 			t.Fatalf("exit %d, rows 2 and 3: %+v %+v", code, doc.Rows[2], doc.Rows[3])
 		}
 	})

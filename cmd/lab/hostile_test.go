@@ -58,34 +58,34 @@ func TestImplicitConfigCannotWidenPolicy(t *testing.T) {
 		yaml     string
 		env      []string
 		flags    []string
-		status   string            // of the row that names the outside file
+		status   file.Status       // of the row that names the outside file
 		warnings []string          // stderr must hold these
 		policy   map[string]string // rows of the policy printed on stderr
 	}{
-		{"found lab.yaml is ignored", widen, nil, nil, statusError,
+		{"found lab.yaml is ignored", widen, nil, nil, file.StatusError,
 			[]string{yamlNote, "lab: warning: " + cfg + ": ignoring file.resolve.max_size:"},
 			map[string]string{
 				"file.resolve.root":         dir + " | " + ignored,
 				"file.resolve.max_size":     "268435456 bytes | " + ignored,
 				"file.resolve.idle_timeout": "7s | config file", // not widening: taken
 			}},
-		{"other spellings are ignored too", "File:\n  Resolve:\n    ROOT: [" + outside + "]\nfile.resolve.max_size: 1000\n", nil, nil, statusError,
+		{"other spellings are ignored too", "File:\n  Resolve:\n    ROOT: [" + outside + "]\nfile.resolve.max_size: 1000\n", nil, nil, file.StatusError,
 			[]string{yamlNote, "ignoring file.resolve.max_size"},
 			map[string]string{"file.resolve.root": dir + " | " + ignored}},
-		{"--config names it", widen, nil, []string{"--config", cfg}, statusOK, nil,
+		{"--config names it", widen, nil, []string{"--config", cfg}, file.StatusOK, nil,
 			map[string]string{
 				"file.resolve.root":     outside + " | config file (named with --config)",
 				"file.resolve.max_size": "1000 bytes | config file (named with --config)",
 			}},
-		{"--trust-config trusts it", widen, nil, []string{"--trust-config"}, statusOK, nil,
+		{"--trust-config trusts it", widen, nil, []string{"--trust-config"}, file.StatusOK, nil,
 			map[string]string{"file.resolve.root": outside + " | config file (trusted with --trust-config)"}},
-		{"the environment is honoured and reported", "", []string{"LAB_FILE_RESOLVE_ROOT=" + outside}, nil, statusOK, nil,
+		{"the environment is honoured and reported", "", []string{"LAB_FILE_RESOLVE_ROOT=" + outside}, nil, file.StatusOK, nil,
 			map[string]string{
 				"file.resolve.root":   outside + " | environment LAB_FILE_RESOLVE_ROOT",
 				"file.resolve.scheme": "file | default",
 				"file.resolve.host":   "- | default",
 			}},
-		{"a flag wins over the environment", "", []string{"LAB_FILE_RESOLVE_ROOT=/"}, []string{"--root", outside}, statusOK, nil,
+		{"a flag wins over the environment", "", []string{"LAB_FILE_RESOLVE_ROOT=/"}, []string{"--root", outside}, file.StatusOK, nil,
 			map[string]string{}}, // nothing widened but by the command line: no policy printed
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -101,7 +101,7 @@ func TestImplicitConfigCannotWidenPolicy(t *testing.T) {
 			if len(doc.Rows) != 1 || doc.Rows[0].Status != tt.status {
 				t.Fatalf("rows %+v, want status %s\nstderr:\n%s", doc.Rows, tt.status, errOut)
 			}
-			if tt.status == statusError && doc.Rows[0].Rule != file.RuleOutsideRoot {
+			if tt.status == file.StatusError && doc.Rows[0].Rule != file.RuleOutsideRoot {
 				t.Errorf("row %+v, want rule %s", doc.Rows[0], file.RuleOutsideRoot)
 			}
 			for _, want := range tt.warnings {
@@ -287,7 +287,7 @@ func TestFileResolveHTTPTimeouts(t *testing.T) {
 			out, errOut, code := runGuarded(t, bin, dir, nil, "", append(args, tt.flags...)...)
 			doc := parseResolveJSON(t, out)
 			want := `FILE uri "` + uri + `": header timeout of 50ms: no response headers after the request was sent`
-			if code != 1 || len(doc.Rows) != 1 || doc.Rows[0].Status != statusError || doc.Rows[0].Reason != want {
+			if code != 1 || len(doc.Rows) != 1 || doc.Rows[0].Status != file.StatusError || doc.Rows[0].Reason != want {
 				t.Fatalf("exit %d, rows %+v; want the row to fail with %q (stderr %q)", code, doc.Rows, want, errOut)
 			}
 		})

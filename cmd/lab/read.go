@@ -16,12 +16,9 @@ import (
 	"github.com/coltype-lab/lab/data"
 	"github.com/coltype-lab/lab/data/jsonrow"
 	"github.com/coltype-lab/lab/data/schemaspec"
-	"github.com/coltype-lab/lab/formats/avro"
 	"github.com/coltype-lab/lab/formats/parquet"
-	"github.com/coltype-lab/lab/formats/parquet/footer"
-	"github.com/coltype-lab/lab/formats/parquet/vectorcol"
+	"github.com/coltype-lab/lab/formats/specread"
 	"github.com/coltype-lab/lab/registry"
-	"github.com/coltype-lab/lab/types/vector"
 	"github.com/coltype-lab/lab/variant"
 )
 
@@ -144,10 +141,8 @@ func runRead(cmd *cobra.Command, path, formatName string, opts readCLIOptions) e
 	var reader registry.Reader[*data.Record]
 	if format == registry.PARQUET && len(columns) == 0 {
 		// The reader without a projection reads the schema readFileSpec
-		// would derive (it builds the same reader), so it serves for both:
-		// the file is opened once, not twice, and with a footer of 100,000
-		// row groups every open costs parquet-go a full decode.
-		if spec, reader, err = readParquetWhole(in, path, b.ReuseContainers()); err != nil {
+		// would derive (it builds the same reader), so it serves for both.
+		if spec, reader, err = specread.OpenParquet(in, path, b.ReuseContainers()); err != nil {
 			return err
 		}
 		defer reader.Close()
@@ -259,145 +254,14 @@ func readFileFormat(in registry.InputFile, shown, name string) (registry.FileFor
 	return 0, fmt.Errorf("%s is %s: it starts with %q", shown, what, unknown.Head)
 }
 
-// readParquetWhole builds b's reader of the Parquet file in, without a
-// projection, and returns it with the file's spec (readFileSpec's), taking
-// the annotations from the reader too. A reader that fails is told apart as
-// parquetFileSchema tells it: a footer that does not read means the file is
-// not a readable Parquet file.
-func readParquetWhole(in registry.InputFile, shown string, b *registry.ReadBuilder[*data.Record]) (*schemaspec.Spec, registry.Reader[*data.Record], error) {
-	r, err := b.Build()
-	if err != nil {
-		if _, ferr := parquet.FileAnnotations(in); ferr != nil {
-			return nil, nil, fmt.Errorf("%s is not a readable Parquet file: %w", shown, ferr)
-		}
-		return nil, nil, fmt.Errorf("%s: %w", shown, err)
-	}
-	sr, ok := r.(interface {
-		registry.SchemaReader
-		Annotations() []footer.Annotation
-	})
-	if !ok {
-		r.Close()
-		return nil, nil, fmt.Errorf("%s: the Parquet reader does not report the file's schema and annotations", shown)
-	}
-	spec, err := parquetSpec(sr.Annotations(), sr.Schema(), shown)
-	if err != nil {
-		r.Close()
-		return nil, nil, err
-	}
-	return spec, r, nil
-}
-
-// readFileSpec is the file's schema with its FILE and VECTOR columns: from the
-// footer annotations of a Parquet file, from the header of an Avro file.
+// readFileSpec is the file's schema with its FILE and VECTOR columns
+// (formats/specread); a format without one is a usage error.
 func readFileSpec(in registry.InputFile, shown string, format registry.FileFormat, mapping iceberg.NameMapping) (*schemaspec.Spec, error) {
-	switch format {
-	case registry.PARQUET:
-		anns, schema, err := parquetFileSchema(in, shown, mapping)
-		if err != nil {
-			return nil, err
-		}
-		return parquetSpec(anns, schema, shown)
-	case registry.AVRO:
-		meta, err := avro.Metadata(in)
-		if err != nil {
-			return nil, fmt.Errorf("%s is not a readable Avro file: %w", shown, err)
-		}
-		var schema *iceberg.Schema
-		if raw, ok := meta[avro.IcebergSchemaKey]; ok && mapping == nil {
-			if schema, err = schemaspec.IcebergSchemaFromJSON([]byte(raw)); err != nil {
-				return nil, fmt.Errorf("%s: header %s: %w", shown, avro.IcebergSchemaKey, err)
-			}
-		} else {
-			// Another writer's file (or one read through a mapping): the
-			// schema the reader derives from the file's Avro schema.
-			if schema, err = readerSchema(in, shown, registry.AVRO, mapping); err != nil {
-				return nil, err
-			}
-		}
-		spec := &schemaspec.Spec{Schema: schema}
-		if err := spec.Declare(map[string]string{
-			schemaspec.PropFileColumns:   meta[avroFileColumnsKey],
-			schemaspec.PropVectorColumns: meta[avroVectorColumnsKey],
-		}); err != nil {
-			return nil, fmt.Errorf("%s: header: %w", shown, err)
-		}
-		return spec, nil
+	spec, err := specread.Read(in, shown, format, mapping)
+	if errors.Is(err, specread.ErrUnsupportedFormat) {
+		return nil, usageError{fmt.Errorf("lab read reads Parquet and Avro files, not %s", format)}
 	}
-	return nil, usageError{fmt.Errorf("lab read reads Parquet and Avro files, not %s", format)}
-}
-
-// parquetSpec is a Parquet file's spec: its schema, with the top-level
-// columns its annotations make FILE and VECTOR.
-func parquetSpec(anns []footer.Annotation, schema *iceberg.Schema, shown string) (*schemaspec.Spec, error) {
-	var files []string
-	var vectors []schemaspec.Vector
-	for _, a := range anns {
-		if len(a.Path) != 1 {
-			continue // nested annotations: printed as their storage type
-		}
-		switch a.Kind {
-		case footer.KindFile:
-			files = append(files, a.Path[0])
-		case footer.KindVector, footer.KindFixedSizeList:
-			if v, ok := annotatedVector(a, schema); ok {
-				vectors = append(vectors, v)
-			}
-		}
-	}
-	spec, err := schemaspec.FromSchema(schema, files, vectors)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", shown, err)
-	}
-	return spec, nil
-}
-
-// annotatedVector is the VECTOR declaration of an annotated top-level
-// column that reads as fixed[dim × width] (a list<float> VECTOR column
-// reads as a list and prints as one). The annotation names the element:
-// FLOAT, DOUBLE, FLOAT16 or INT8 on a FIXED_LEN_BYTE_ARRAY cell, the leaf's
-// physical type in the list and vector-repetition layouts (INT32 for int8,
-// FIXED_LEN_BYTE_ARRAY for float16), which the cell's width tells apart.
-func annotatedVector(a footer.Annotation, schema *iceberg.Schema) (schemaspec.Vector, bool) {
-	f, ok := schema.FindFieldByName(a.Path[0])
-	if !ok || a.VectorLength <= 0 {
-		return schemaspec.Vector{}, false
-	}
-	ft, ok := f.Type.(iceberg.FixedType)
-	if !ok || ft.Len()%int(a.VectorLength) != 0 {
-		return schemaspec.Vector{}, false
-	}
-	width := ft.Len() / int(a.VectorLength)
-	et, ok := vectorcol.ElementFromParquetName(a.Element)
-	if !ok {
-		switch {
-		case a.Element == "INT32" && width == 1:
-			et, ok = vector.Int8, true
-		case a.Element == "FIXED_LEN_BYTE_ARRAY" && width == 2:
-			et, ok = vector.Float16, true
-		}
-	}
-	if !ok || et.Width() != width {
-		return schemaspec.Vector{}, false
-	}
-	return schemaspec.Vector{Column: a.Path[0], Element: et, Dim: int(a.VectorLength)}, true
-}
-
-// readerSchema is the schema a reader without projection reads the file
-// with: its ids, the mapping's, or ids derived from its own schema.
-func readerSchema(in registry.InputFile, shown string, format registry.FileFormat, mapping iceberg.NameMapping) (*iceberg.Schema, error) {
-	b, err := registry.NewReadBuilder[*data.Record](format, in)
-	if err != nil {
-		return nil, err
-	}
-	if mapping != nil {
-		b.WithNameMapping(mapping)
-	}
-	s, err := b.FileSchema()
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", shown, err)
-	}
-	return s, nil
+	return spec, err
 }
 
 // selectColumns is spec narrowed to the named columns (dotted for nested

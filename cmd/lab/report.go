@@ -1,36 +1,23 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"go/parser"
-	"go/token"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
-	"time"
-
-	"github.com/coltype-lab/lab/internal/labroot"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/viper"
 
-	"github.com/coltype-lab/lab/notebooks/notebook"
+	"github.com/coltype-lab/lab/notebooks/runner"
 )
 
 func init() { commands = append(commands, newReportCommand) }
 
-// The notebooks are separate programs (notebooks/<name>/main.go, package
-// main, as DESIGN.md lays them out), so `lab report` builds and runs each as
-// its own process rather than linking them in. A fresh process per notebook
-// also keeps the measurements apart: no notebook's heap, page cache churn or
-// goroutines are still around while the next one times its scans, and one
-// that crashes cannot take the others down. The cost is that report needs
-// the Go toolchain and the lab's source tree, which it writes into anyway.
+// The notebook runner (notebooks/runner) says why each notebook runs as its
+// own process; report needs the Go toolchain and the lab's source tree.
 
 func newReportCommand(v *viper.Viper) *cobra.Command {
 	cmd := &cobra.Command{
@@ -52,11 +39,15 @@ Needs the Go toolchain and the lab's source tree (run it inside it).
   lab report --in-tree vector-layouts      # maintainers: regenerate the checked-in notebooks/vector-layouts`,
 		Args: usageArgs(cobra.ArbitraryArgs),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			root, err := moduleRoot()
+			wd, err := os.Getwd()
 			if err != nil {
 				return err
 			}
-			known, err := findNotebooks(filepath.Join(root, "notebooks"))
+			root, err := runner.SourceRoot(wd)
+			if err != nil {
+				return err
+			}
+			known, err := runner.Find(filepath.Join(root, "notebooks"))
 			if err != nil {
 				return err
 			}
@@ -74,14 +65,15 @@ Needs the Go toolchain and the lab's source tree (run it inside it).
 				return err
 			}
 			p := newProgress(cmd, int64(len(names)), "notebooks run")
-			r := reportRun{root: root, out: out, quick: v.GetBool("report.quick"), progress: p}
-			results, err := r.runAll(names)
+			r := runner.Runner{Root: root, Out: out, Quick: v.GetBool("report.quick"), Progress: p}
+			results, err := r.Run(names)
 			if err != nil {
 				p.Abort()
 				return err
 			}
 			p.Finish()
-			if err := writeIndex(out, known, cmd.CommandPath(), os.Args[1:]); err != nil {
+			reproduce := strings.Join(append([]string{cmd.CommandPath()}, reportArgs(os.Args[1:])...), " ")
+			if err := runner.WriteIndex(out, known, reproduce); err != nil {
 				return err
 			}
 			fmt.Fprintf(cmd.ErrOrStderr(), "report: wrote %s\n", filepath.Join(out, "README.md"))
@@ -129,148 +121,6 @@ func reportOut(root, out string, inTree bool) (string, error) {
 	return filepath.Abs(out)
 }
 
-// notebookResult is one notebook's outcome.
-type notebookResult struct {
-	Name    string  `json:"name"`
-	Seconds float64 `json:"seconds"`
-	Page    string  `json:"page,omitempty"`
-	Error   string  `json:"error,omitempty"`
-}
-
-type reportRun struct {
-	root, out string
-	quick     bool
-	progress  progress
-}
-
-func (r reportRun) runAll(names []string) ([]notebookResult, error) {
-	bin, err := os.MkdirTemp("", "lab-report-")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(bin)
-	var results []notebookResult
-	for i, name := range names {
-		r.progress.Step(fmt.Sprintf("[%d/%d] %s: building and running...", i+1, len(names), name))
-		start := time.Now()
-		res := notebookResult{Name: name}
-		if err := r.runOne(bin, name); err != nil {
-			res.Error = err.Error()
-		} else {
-			res.Page = filepath.Join(r.out, name, "README.md")
-		}
-		res.Seconds = time.Since(start).Seconds()
-		if res.Error != "" {
-			r.progress.Step(fmt.Sprintf("[%d/%d] %s: FAILED after %.1fs: %s", i+1, len(names), name, res.Seconds, indentLines(res.Error)))
-		} else {
-			r.progress.Step(fmt.Sprintf("[%d/%d] %s: ok in %.1fs", i+1, len(names), name, res.Seconds))
-		}
-		r.progress.Add(1)
-		results = append(results, res)
-	}
-	return results, nil
-}
-
-// runOne builds notebook name, runs it into <out>/<name> and checks the page.
-func (r reportRun) runOne(bin, name string) error {
-	exe := filepath.Join(bin, name)
-	build := exec.Command("go", "build", "-o", exe, "./notebooks/"+name)
-	build.Dir = r.root
-	if out, err := build.CombinedOutput(); err != nil {
-		return fmt.Errorf("go build ./notebooks/%s: %v\n%s", name, err, out)
-	}
-	dir := filepath.Join(r.out, name)
-	args := []string{"--out", dir}
-	if r.quick {
-		args = append(args, "--quick")
-	}
-	run := exec.Command(exe, args...)
-	run.Dir = r.root
-	var stderr bytes.Buffer
-	run.Stdout = io.Discard
-	run.Stderr = &stderr
-	if err := run.Run(); err != nil {
-		return fmt.Errorf("%v\n%s", err, strings.TrimSpace(stderr.String()))
-	}
-	return notebook.Check(dir)
-}
-
-func indentLines(s string) string { return strings.ReplaceAll(strings.TrimSpace(s), "\n", "\n    ") }
-
-// moduleRoot is the lab's source tree above the working directory.
-func moduleRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	if root, ok := labroot.Find(dir); ok {
-		return root, nil
-	}
-	return "", errors.New("report runs the notebooks from the lab's source tree: run it inside a checkout (no go.mod of " + labroot.ModulePath + " above the working directory)")
-}
-
-// findNotebooks lists the folders under dir that hold a notebook: a main.go
-// of package main (the shared notebooks/notebook package is not one).
-func findNotebooks(dir string) ([]string, error) {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return nil, fmt.Errorf("notebooks: %w", err)
-	}
-	var names []string
-	for _, e := range entries {
-		if !e.IsDir() {
-			continue
-		}
-		if isMainPackage(filepath.Join(dir, e.Name(), "main.go")) {
-			names = append(names, e.Name())
-		}
-	}
-	if len(names) == 0 {
-		return nil, fmt.Errorf("no notebooks (folders with a main.go of package main) under %s", dir)
-	}
-	return names, nil
-}
-
-func isMainPackage(path string) bool {
-	src, err := os.ReadFile(path)
-	if err != nil {
-		return false
-	}
-	f, err := parser.ParseFile(token.NewFileSet(), path, src, parser.PackageClauseOnly)
-	return err == nil && f.Name.Name == "main"
-}
-
-// writeIndex writes <out>/README.md from the summaries of every page found
-// there, including pages of notebooks this run did not rerun.
-func writeIndex(out string, known []string, command string, args []string) error {
-	var b strings.Builder
-	b.WriteString("# Notebooks\n\n")
-	b.WriteString("One experiment per folder: each `main.go` runs it and writes the folder's README.md with tables and SVG plots, measured against the memory-bandwidth floor of the same run. Rerun one with `go run ./notebooks/<name>` (add `--quick` for a smoke test), or all of them with `lab report --in-tree`.\n\n")
-	b.WriteString("| notebook | question | headline | generated |\n")
-	b.WriteString("|---|---|---|---|\n")
-	var missing []string
-	for _, name := range known {
-		s, err := notebook.ReadSummary(filepath.Join(out, name, "README.md"))
-		if err != nil {
-			missing = append(missing, name)
-			continue
-		}
-		when := s.Generated.UTC().Format("2006-01-02 15:04 MST")
-		if s.Quick {
-			when += ", **quick run**"
-		}
-		fmt.Fprintf(&b, "| [%s](%s/README.md) | %s | %s | %s by `%s` |\n", name, name, cell(s.Question), cell(s.Headline), when, cell(s.Command))
-	}
-	if len(missing) > 0 {
-		fmt.Fprintf(&b, "\nNot generated yet: %s.\n", strings.Join(missing, ", "))
-	}
-	fmt.Fprintf(&b, "\nIndex written %s by `%s`.\n", time.Now().UTC().Format("2006-01-02 15:04 MST"), strings.Join(append([]string{command}, reportArgs(args)...), " "))
-	if err := os.MkdirAll(out, 0o755); err != nil {
-		return err
-	}
-	return os.WriteFile(filepath.Join(out, "README.md"), []byte(b.String()), 0o644)
-}
-
 // reportArgs are the arguments after "report", for the index's reproduce
 // line; --out and --in-tree, which only move the pages, are dropped.
 func reportArgs(args []string) []string {
@@ -290,5 +140,3 @@ func reportArgs(args []string) []string {
 	}
 	return out
 }
-
-func cell(s string) string { return strings.ReplaceAll(strings.ReplaceAll(s, "\n", " "), "|", `\|`) }

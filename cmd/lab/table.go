@@ -291,10 +291,7 @@ without them), its footer carries no logical type iceberg-go would crash on
 						prog.Add(1)
 						return nil
 					}
-					if inFormat == "csv" {
-						return readCSVRows(in, codec, rowErr, w)
-					}
-					return readJSONLines(in, codec, rowErr, w)
+					return readRows(in, inFormat, codec, rowErr, w)
 				}
 			}
 			c, err := t.Append(cmd.Context(), rows, locations, nil)

@@ -1,9 +1,6 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
@@ -24,19 +21,12 @@ import (
 	"github.com/coltype-lab/lab/formats/avro"
 	"github.com/coltype-lab/lab/formats/parquet"
 	"github.com/coltype-lab/lab/formats/parquet/filecol"
+	"github.com/coltype-lab/lab/formats/specread"
 	"github.com/coltype-lab/lab/registry"
 	"github.com/coltype-lab/lab/types/file"
 )
 
 func init() { commands = append(commands, newWriteCommand) }
-
-// Avro header keys that carry the lab's column types, which Avro itself has
-// no annotation for; lab read takes VECTOR columns from them. The values use
-// the Parquet properties' syntax.
-const (
-	avroFileColumnsKey   = "lab.file-columns"
-	avroVectorColumnsKey = "lab.vector-columns"
-)
 
 // writeFormats are the --format values of lab write and lab read.
 var writeFormats = []string{"auto", "parquet", "avro"}
@@ -250,7 +240,7 @@ func runWrite(cmd *cobra.Command, o writeOptions) error {
 	b.Schema(spec.Schema).SetAll(writerProperties(format, spec, o))
 	if format == registry.AVRO {
 		if p := spec.Properties(); len(p) > 0 {
-			b.Meta(avroFileColumnsKey, p[schemaspec.PropFileColumns]).Meta(avroVectorColumnsKey, p[schemaspec.PropVectorColumns])
+			b.Meta(specread.AvroFileColumnsKey, p[schemaspec.PropFileColumns]).Meta(specread.AvroVectorColumnsKey, p[schemaspec.PropVectorColumns])
 		}
 	}
 	if o.overwrite {
@@ -276,12 +266,7 @@ func runWrite(cmd *cobra.Command, o writeOptions) error {
 		prog.Add(1)
 		return nil
 	}
-	if inFormat == "csv" {
-		err = readCSVRows(in, codec, rowErr, write)
-	} else {
-		err = readJSONLines(in, codec, rowErr, write)
-	}
-	if err != nil {
+	if err := readRows(in, inFormat, codec, rowErr, write); err != nil {
 		return err
 	}
 	if err := w.Close(); err != nil {
@@ -330,71 +315,19 @@ func writerProperties(format registry.FileFormat, spec *schemaspec.Spec, o write
 	return props
 }
 
-// readJSONLines decodes one record per non-blank line.
-func readJSONLines(in io.Reader, codec *jsonrow.Codec, rowErr func(int, error) error, write func(int, *data.Record) error) error {
-	r := bufio.NewReaderSize(in, 1<<20)
-	for line := 1; ; line++ {
-		b, err := r.ReadBytes('\n')
-		if len(b) > 0 {
-			if len(bytes.TrimSpace(b)) != 0 {
-				rec, derr := codec.DecodeJSON(b)
-				if derr != nil {
-					return rowErr(line, derr)
-				}
-				if werr := write(line, rec); werr != nil {
-					return werr
-				}
-			}
-		}
-		if errors.Is(err, io.EOF) {
-			return nil
-		}
-		if err != nil {
-			return rowErr(line, err)
-		}
+// readRows decodes in (csv or jsonl, as writeInputFormat says) with codec,
+// passing each record to write; an input error goes through rowErr, which
+// names the input and line, and so do write's own.
+func readRows(in io.Reader, inFormat string, codec *jsonrow.Codec, rowErr func(int, error) error, write func(int, *data.Record) error) error {
+	read := codec.ReadJSONLines
+	if inFormat == "csv" {
+		read = codec.ReadCSV
 	}
-}
-
-// readCSVRows decodes a header row and then one record per row.
-func readCSVRows(in io.Reader, codec *jsonrow.Codec, rowErr func(int, error) error, write func(int, *data.Record) error) error {
-	r := csv.NewReader(in)
-	r.FieldsPerRecord = -1 // the codec names the row with the wrong cell count
-	r.ReuseRecord = true
-	csvErr := func(err error) error {
-		var pe *csv.ParseError
-		if errors.As(err, &pe) {
-			return rowErr(pe.Line, pe.Err)
-		}
-		return rowErr(1, err)
+	err := read(in, write)
+	if le, ok := err.(*jsonrow.LineError); ok { // not errors.As: write's errors are already rowErr's
+		return rowErr(le.Line, le.Err)
 	}
-	header, err := r.Read()
-	if errors.Is(err, io.EOF) {
-		return rowErr(1, errors.New("no header row: CSV input starts with a row naming the columns"))
-	}
-	if err != nil {
-		return csvErr(err)
-	}
-	layout, err := codec.CSVHeader(slices.Clone(header))
-	if err != nil {
-		return rowErr(1, err)
-	}
-	for {
-		cells, err := r.Read()
-		if errors.Is(err, io.EOF) {
-			return nil
-		}
-		if err != nil {
-			return csvErr(err)
-		}
-		line, _ := r.FieldPos(0)
-		rec, err := codec.DecodeCSV(layout, cells)
-		if err != nil {
-			return rowErr(line, err)
-		}
-		if err := write(line, rec); err != nil {
-			return err
-		}
-	}
+	return err
 }
 
 // openWriteInput opens --input, or stdin for "-"; the name is what errors show.

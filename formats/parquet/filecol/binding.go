@@ -1,7 +1,8 @@
 // Package filecol binds FILE (parquet-format 2.14.0) to the Parquet format
 // models: a program that imports it, even blank, writes FILE columns
 // declared with PropColumns and checks FILE groups on read. The format never
-// imports it (DESIGN.md, "Layout").
+// imports it (DESIGN.md, "Layout"). Lookup finds a FILE column in a file's
+// schema and plans a read of that column alone (lab file resolve).
 package filecol
 
 import (
