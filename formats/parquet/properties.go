@@ -42,29 +42,21 @@ var recordProperties = registry.PropertySet{
 		PropVectorLayoutDefault, PropVectorLayoutColumn, PropVectorEncodingDefault, PropVectorEncodingColumn,
 		PropStatsEnabledColumn},
 	Elsewhere: withNotes(map[string]string{
-		PropPageRowLimit: "the " + arrowModelName + " model honours it",
-		PropDictBytes:    "the " + arrowModelName + " model honours it",
+		PropPageRowLimit: "the " + ArrowModelName + " model honours it",
+		PropDictBytes:    "the " + ArrowModelName + " model honours it",
 	}),
 }
 
-// arrowProperties are the arrow.RecordBatch model's. The bindings'
-// properties (FILE's among them) are known so that their refusal can say
-// why (arrowModel.NewAppender).
-var arrowProperties = registry.PropertySet{
-	Model:      arrowModelName,
-	Namespaces: parquetNamespaces,
-	Known: []string{PropCompressionCodec, PropCompressionLevel, PropRowGroupBytes, PropPageBytes, PropRowGroupRows,
-		PropPageRowLimit, PropDictBytes, PropVectorColumns, PropVectorLogicalTypeID},
-	Elsewhere: withNotes(map[string]string{
-		PropShredVariants:         "the " + RecordModelName + " model honours it",
-		PropVariantInferenceRows:  "the " + RecordModelName + " model honours it",
-		PropFooterAnnotations:     "the " + RecordModelName + " model honours it",
-		PropVectorLayoutDefault:   "the " + RecordModelName + " model honours it; this model writes VECTOR columns as flba",
-		PropVectorLayoutColumn:    "the " + RecordModelName + " model honours it; this model writes VECTOR columns as flba",
-		PropVectorEncodingDefault: "the " + RecordModelName + " model honours it",
-		PropVectorEncodingColumn:  "the " + RecordModelName + " model honours it",
-		PropStatsEnabledColumn:    "Iceberg's per-column statistics switch: the " + RecordModelName + " model honours it on VECTOR columns only",
-	}),
+// ArrowModelName is the (PARQUET, arrow.RecordBatch) model's name
+// (formats/parquet/arrowmodel), named here in the notes of the keys only it
+// honours.
+const ArrowModelName = "parquet-arrow"
+
+// NewPropertySet is the PropertySet of a Parquet model: the write.parquet.
+// and write.delete.parquet. namespaces, the keys it honours, and notes for
+// the keys it does not (Iceberg Java's unimplemented ones always among them).
+func NewPropertySet(model string, known []string, elsewhere map[string]string) registry.PropertySet {
+	return registry.PropertySet{Model: model, Namespaces: parquetNamespaces, Known: known, Elsewhere: withNotes(elsewhere)}
 }
 
 // withBindings is s knowing the registered bindings' properties too

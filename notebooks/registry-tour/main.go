@@ -25,6 +25,7 @@ import (
 	"github.com/coltype-lab/lab/bench"
 	"github.com/coltype-lab/lab/data"
 	"github.com/coltype-lab/lab/formats/parquet"
+	_ "github.com/coltype-lab/lab/formats/parquet/arrowmodel" // registers (PARQUET, arrow.RecordBatch)
 	"github.com/coltype-lab/lab/notebooks/notebook"
 	"github.com/coltype-lab/lab/registry"
 	"github.com/coltype-lab/lab/registry/tour"

@@ -1,4 +1,4 @@
-package parquet
+package arrowmodel
 
 import (
 	"bytes"
@@ -8,11 +8,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/coltype-lab/lab/formats/parquet/footer"
-
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/klauspost/compress/snappy"
 	"github.com/klauspost/compress/zstd"
+
+	"github.com/coltype-lab/lab/formats/parquet/footer"
+	"github.com/coltype-lab/lab/formats/parquet/internal/sample"
 )
 
 // TestArrowBoundedCodecs checks that arrow-go's snappy and zstd codecs, as
@@ -82,8 +83,8 @@ func TestArrowBoundedCodecs(t *testing.T) {
 // opens through refuses containers and strings the bytes cannot hold, before
 // thrift sizes anything by them.
 func TestArrowFooterHostileLengths(t *testing.T) {
-	sc := arrowTestSchema()
-	batch := arrowBatchOf(t, sc, arrowTestRecords(sc, 0, 3)...)
+	sc := sample.Schema()
+	batch := arrowBatchOf(t, sc, sample.Records(sc, 0, 3)...)
 	defer batch.Release()
 	path := arrowTempPath(t, "ok.parquet")
 	arrowWriteFile(t, path, sc, nil, batch)

@@ -1,16 +1,15 @@
-package parquet
+package arrowmodel
 
 import (
 	"errors"
 	"fmt"
 	"io"
 
-	"github.com/coltype-lab/lab/formats/parquet/footer"
-
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/metadata"
 
+	"github.com/coltype-lab/lab/formats/parquet/footer"
 	"github.com/coltype-lab/lab/registry"
 )
 

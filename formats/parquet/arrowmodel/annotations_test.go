@@ -1,4 +1,4 @@
-package parquet
+package arrowmodel
 
 import (
 	"os"
@@ -9,13 +9,15 @@ import (
 	"github.com/apache/iceberg-go"
 
 	"github.com/coltype-lab/lab/data"
+	labpq "github.com/coltype-lab/lab/formats/parquet"
+	"github.com/coltype-lab/lab/formats/parquet/filecol"
 	"github.com/coltype-lab/lab/formats/parquet/footer"
 	"github.com/coltype-lab/lab/registry"
 	"github.com/coltype-lab/lab/types/file"
 )
 
 // Files with FILE and VECTOR annotations read through the arrow-go model:
-// the guard in arrow_open.go hands arrow-go a sanitized footer, so the FILE
+// the guard in open.go hands arrow-go a sanitized footer, so the FILE
 // group reads as a struct and the VECTOR column as fixed-size binary.
 func TestArrowReadsAnnotatedFiles(t *testing.T) {
 	arrowCheckedMem(t)
@@ -54,7 +56,7 @@ func TestArrowReadsAnnotatedFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := b.Schema(sc).Set(fileColumnsProp, "doc").Set(PropVectorColumns, "emb:int8:8").Build()
+	w, err := b.Schema(sc).Set(filecol.PropColumns, "doc").Set(labpq.PropVectorColumns, "emb:int8:8").Build()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +68,7 @@ func TestArrowReadsAnnotatedFiles(t *testing.T) {
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	anns, err := FileAnnotations(registry.LocalInput(path))
+	anns, err := labpq.FileAnnotations(registry.LocalInput(path))
 	if err != nil || len(anns) != 2 || anns[0].Kind != footer.KindFile || anns[1].Kind != footer.KindVector || !anns[0].InFooter || !anns[1].InFooter {
 		t.Fatalf("annotations %+v (err %v)", anns, err)
 	}
@@ -98,8 +100,8 @@ func TestArrowWriterAnnotations(t *testing.T) {
 	defer batch.Release()
 
 	path := arrowTempPath(t, "vec.parquet")
-	df := arrowWriteFile(t, path, sc, map[string]string{PropVectorColumns: "emb:float32:2"}, batch)
-	anns, err := FileAnnotations(registry.LocalInput(path))
+	df := arrowWriteFile(t, path, sc, map[string]string{labpq.PropVectorColumns: "emb:float32:2"}, batch)
+	anns, err := labpq.FileAnnotations(registry.LocalInput(path))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,13 +121,7 @@ func TestArrowWriterAnnotations(t *testing.T) {
 		t.Fatal(err)
 	}
 	withDoc := iceberg.NewSchema(0, append(sc.Fields(), doc)...)
-	if _, err := b.Schema(withDoc).Set(fileColumnsProp, "doc").Build(); err == nil || !strings.Contains(err.Error(), "not supported by the parquet-arrow model") {
+	if _, err := b.Schema(withDoc).Set(filecol.PropColumns, "doc").Build(); err == nil || !strings.Contains(err.Error(), "not supported by the parquet-arrow model") {
 		t.Fatalf("FILE declaration on the arrow writer: %v", err)
 	}
 }
-
-// fileColumnsProp is filecol.PropColumns. This file tests unexported arrow
-// model state, so it is in package parquet and cannot import filecol (which
-// imports this package); filecol registers FILE for this test binary through
-// the external tests that import it (annotations_test.go).
-const fileColumnsProp = "write.parquet.file-columns"

@@ -1,4 +1,4 @@
-package parquet
+package arrowmodel
 
 import (
 	"bytes"
@@ -22,67 +22,9 @@ import (
 	"github.com/apache/iceberg-go"
 
 	"github.com/coltype-lab/lab/data"
+	"github.com/coltype-lab/lab/formats/parquet/internal/sample"
 	"github.com/coltype-lab/lab/registry"
 )
-
-func arrowTestSchema() *iceberg.Schema {
-	return iceberg.NewSchema(0,
-		iceberg.NestedField{ID: 1, Name: "id", Type: iceberg.PrimitiveTypes.Int64, Required: true},
-		iceberg.NestedField{ID: 2, Name: "name", Type: iceberg.PrimitiveTypes.String},
-		iceberg.NestedField{ID: 3, Name: "point", Type: &iceberg.StructType{FieldList: []iceberg.NestedField{
-			{ID: 4, Name: "x", Type: iceberg.PrimitiveTypes.Float64, Required: true},
-			{ID: 5, Name: "y", Type: iceberg.PrimitiveTypes.Float64},
-		}}},
-		iceberg.NestedField{ID: 6, Name: "tags", Type: &iceberg.ListType{ElementID: 7, Element: iceberg.PrimitiveTypes.String}},
-		iceberg.NestedField{ID: 8, Name: "attrs", Type: &iceberg.MapType{
-			KeyID: 9, KeyType: iceberg.PrimitiveTypes.String, ValueID: 10, ValueType: iceberg.PrimitiveTypes.Int32}},
-	)
-}
-
-// arrowTestRecords are n rows of arrowTestSchema with ids from first, with
-// nulls at every level: top-level, struct, struct child, list, element, map value.
-func arrowTestRecords(sc *iceberg.Schema, first, n int) []*data.Record {
-	pt := sc.Field(2).Type.(*iceberg.StructType)
-	out := make([]*data.Record, n)
-	for k := range n {
-		i := first + k
-		var name any = "row-" + string(rune('a'+i%26))
-		if i%4 == 1 {
-			name = nil
-		}
-		var point any
-		if i%5 != 2 {
-			p := data.NewStructRecord(pt)
-			p.Set(0, float64(i)/2)
-			if i%3 != 0 {
-				p.Set(1, -float64(i))
-			}
-			point = p
-		}
-		var tags any
-		if i%6 != 3 {
-			l := []any{}
-			for j := range i % 4 {
-				if j == 1 {
-					l = append(l, nil)
-				} else {
-					l = append(l, "t"+string(rune('0'+j)))
-				}
-			}
-			tags = l
-		}
-		var attrs any
-		if i%7 != 4 {
-			m := data.Map{{Key: "k", Value: int32(i)}}
-			if i%2 == 0 {
-				m = append(m, data.MapEntry{Key: "nil", Value: nil})
-			}
-			attrs = m
-		}
-		out[k] = data.Of(sc, int64(i), name, point, tags, attrs)
-	}
-	return out
-}
 
 // arrowCheckedMem swaps the model's allocator for a checked one for the test
 // and asserts at the end that every buffer was released.
@@ -109,8 +51,8 @@ func TestArrowModelRegistered(t *testing.T) {
 
 func TestArrowRoundTrip(t *testing.T) {
 	arrowCheckedMem(t)
-	sc := arrowTestSchema()
-	recs := arrowTestRecords(sc, 0, 40)
+	sc := sample.Schema()
+	recs := sample.Records(sc, 0, 40)
 	b1, b2 := arrowBatchOf(t, sc, recs[:25]...), arrowBatchOf(t, sc, recs[25:]...)
 	defer b1.Release()
 	defer b2.Release()
@@ -162,7 +104,7 @@ func TestArrowRoundTrip(t *testing.T) {
 		t.Errorf("split offsets %v, want [4]", df.SplitOffsets())
 	}
 	// Bounds come from the footer's statistics (colmetrics.FooterMetrics;
-	// arrow_bounds_test.go checks them against the record model's); leaves
+	// bounds_test.go checks them against the record model's); leaves
 	// in lists and maps get none, as in Iceberg Java.
 	lo, hi := df.LowerBoundValues(), df.UpperBoundValues()
 	if binary.LittleEndian.Uint64(lo[1]) != 0 || binary.LittleEndian.Uint64(hi[1]) != 39 {
@@ -375,8 +317,8 @@ func TestArrowProjection(t *testing.T) {
 }
 
 func TestArrowSplit(t *testing.T) {
-	sc := arrowTestSchema()
-	recs := arrowTestRecords(sc, 0, 30)
+	sc := sample.Schema()
+	recs := sample.Records(sc, 0, 30)
 	batch := arrowBatchOf(t, sc, recs...)
 	defer batch.Release()
 	path := arrowTempPath(t, "split.parquet")
@@ -418,8 +360,8 @@ func TestArrowSplit(t *testing.T) {
 }
 
 func TestArrowOverwriteAndAbort(t *testing.T) {
-	sc := arrowTestSchema()
-	recs := arrowTestRecords(sc, 0, 3)
+	sc := sample.Schema()
+	recs := sample.Records(sc, 0, 3)
 	batch := arrowBatchOf(t, sc, recs...)
 	defer batch.Release()
 	dir := t.TempDir()
@@ -483,8 +425,8 @@ func TestArrowOverwriteAndAbort(t *testing.T) {
 }
 
 func TestArrowAddRejects(t *testing.T) {
-	sc := arrowTestSchema()
-	good := arrowBatchOf(t, sc, arrowTestRecords(sc, 0, 4)...)
+	sc := sample.Schema()
+	good := arrowBatchOf(t, sc, sample.Records(sc, 0, 4)...)
 	defer good.Release()
 
 	mk := func(fields []arrow.Field, cols ...arrow.Array) arrow.RecordBatch {
@@ -586,8 +528,8 @@ func arrowRewriteFooter(t *testing.T, raw []byte, edit func(md *metadata.FileMet
 }
 
 func TestArrowBadFiles(t *testing.T) {
-	sc := arrowTestSchema()
-	batch := arrowBatchOf(t, sc, arrowTestRecords(sc, 0, 20)...)
+	sc := sample.Schema()
+	batch := arrowBatchOf(t, sc, sample.Records(sc, 0, 20)...)
 	defer batch.Release()
 	dir := t.TempDir()
 	valid := filepath.Join(dir, "valid.parquet")
@@ -727,7 +669,7 @@ func arrowReadEverything(path string) error {
 // caller re-applies it).
 func TestArrowEmptyFileAndFilter(t *testing.T) {
 	arrowCheckedMem(t)
-	sc := arrowTestSchema()
+	sc := sample.Schema()
 	empty := arrowTempPath(t, "empty.parquet")
 	df := arrowWriteFile(t, empty, sc, nil)
 	if df.Count() != 0 || len(df.SplitOffsets()) != 0 {
@@ -749,7 +691,7 @@ func TestArrowEmptyFileAndFilter(t *testing.T) {
 	}
 	r.Close()
 
-	recs := arrowTestRecords(sc, 0, 6)
+	recs := sample.Records(sc, 0, 6)
 	batch := arrowBatchOf(t, sc, recs...)
 	defer batch.Release()
 	path := arrowTempPath(t, "filter.parquet")

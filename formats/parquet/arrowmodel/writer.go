@@ -1,4 +1,4 @@
-package parquet
+package arrowmodel
 
 import (
 	"context"
@@ -19,6 +19,7 @@ import (
 	"github.com/parquet-go/parquet-go/encoding/thrift"
 	"github.com/parquet-go/parquet-go/format"
 
+	labpq "github.com/coltype-lab/lab/formats/parquet"
 	"github.com/coltype-lab/lab/formats/parquet/internal/colmetrics"
 	"github.com/coltype-lab/lab/registry"
 )
@@ -32,19 +33,19 @@ const (
 
 // NewAppender starts a Parquet file at out for batches of opts.Schema, or of
 // opts.EngineSchema when set, encrypted when opts.FileEncryptionKey is set
-// (see arrow_engine.go for both).
+// (see engine.go for both).
 func (arrowModel) NewAppender(out registry.OutputFile, opts registry.WriteOptions) (registry.FileAppender[arrow.RecordBatch], error) {
 	if opts.Schema == nil {
 		return nil, fmt.Errorf("parquet file %s: schema is required", out.Location)
 	}
-	if err := withBindings(arrowProperties).Check(opts.Properties); err != nil {
+	if err := labpq.CheckProperties(arrowProperties, opts.Properties); err != nil {
 		return nil, fmt.Errorf("parquet file %s: %w", out.Location, err)
 	}
 	sc, err := table.SchemaToArrowSchema(opts.Schema, nil, true, false)
 	if err != nil {
 		return nil, fmt.Errorf("parquet file %s: arrow schema: %w", out.Location, err)
 	}
-	annot, err := planAnnotations(opts.Schema, opts.Properties)
+	annot, err := labpq.PlanAnnotations(opts.Schema, opts.Properties)
 	if err != nil {
 		return nil, fmt.Errorf("parquet file %s: %w", out.Location, err)
 	}
@@ -63,16 +64,16 @@ func (arrowModel) NewAppender(out registry.OutputFile, opts registry.WriteOption
 	if err := arrowCheckKey(opts.FileEncryptionKey, opts.AADPrefix); err != nil {
 		return nil, fmt.Errorf("parquet file %s: %w", out.Location, err)
 	}
-	if opts.FileEncryptionKey != nil && !annot.empty() {
+	if opts.FileEncryptionKey != nil && !annot.Empty() {
 		// They go in by rewriting the footer, which is encrypted.
 		return nil, fmt.Errorf("parquet file %s: the %s model cannot write VECTOR annotations (%s) into an encrypted file",
-			out.Location, arrowModelName, PropVectorColumns)
+			out.Location, arrowModelName, labpq.PropVectorColumns)
 	}
-	if len(annot.bound) > 0 {
+	if bs := annot.Bindings(); len(bs) > 0 {
 		// A binding's values must be valid before they are written
 		// (ValueCheck), and this model sees columns, not records: it does
 		// not check them.
-		b := annot.bound[0].binding
+		b := bs[0]
 		return nil, fmt.Errorf("parquet file %s: %s is not supported by the %s model; write %s columns with *data.Record rows",
 			out.Location, b.Property(), arrowModelName, b.Kind())
 	}
@@ -101,8 +102,8 @@ func (arrowModel) NewAppender(out registry.OutputFile, opts registry.WriteOption
 	if meta == nil {
 		meta = map[string]string{}
 	}
-	if _, ok := meta[IcebergSchemaKey]; !ok {
-		meta[IcebergSchemaKey] = string(schemaJSON)
+	if _, ok := meta[labpq.IcebergSchemaKey]; !ok {
+		meta[labpq.IcebergSchemaKey] = string(schemaJSON)
 	}
 	return &arrowAppender{
 		collector:     collector,
@@ -124,11 +125,11 @@ func (arrowModel) NewAppender(out registry.OutputFile, opts registry.WriteOption
 // extra are appended to the options (encryption).
 func arrowWriterProps(p map[string]string, extra ...parquet.WriterProperty) (*parquet.WriterProperties, int64, error) {
 	sizes := map[string]int64{
-		PropRowGroupBytes: defaultRowGroupBytes,
-		PropRowGroupRows:  arrowDefaultRowGroupLimit,
-		PropPageBytes:     defaultPageBytes,
-		PropPageRowLimit:  arrowDefaultPageRowLimit,
-		PropDictBytes:     arrowDefaultDictBytes,
+		labpq.PropRowGroupBytes: labpq.DefaultRowGroupBytes,
+		labpq.PropRowGroupRows:  arrowDefaultRowGroupLimit,
+		labpq.PropPageBytes:     labpq.DefaultPageBytes,
+		labpq.PropPageRowLimit:  arrowDefaultPageRowLimit,
+		labpq.PropDictBytes:     arrowDefaultDictBytes,
 	}
 	for key := range sizes {
 		v, ok := p[key]
@@ -141,7 +142,7 @@ func arrowWriterProps(p map[string]string, extra ...parquet.WriterProperty) (*pa
 		}
 		sizes[key] = n
 	}
-	codecName := strings.ToLower(registry.Property(p, PropCompressionCodec, defaultCompression))
+	codecName := strings.ToLower(registry.Property(p, labpq.PropCompressionCodec, labpq.DefaultCompression))
 	codec, ok := map[string]compress.Compression{
 		"uncompressed": compress.Codecs.Uncompressed,
 		"snappy":       compress.Codecs.Snappy,
@@ -152,27 +153,27 @@ func arrowWriterProps(p map[string]string, extra ...parquet.WriterProperty) (*pa
 		"lz4raw":       compress.Codecs.Lz4Raw,
 	}[codecName]
 	if !ok {
-		return nil, 0, fmt.Errorf("property %s=%q: want uncompressed, snappy, gzip, brotli, zstd or lz4", PropCompressionCodec, codecName)
+		return nil, 0, fmt.Errorf("property %s=%q: want uncompressed, snappy, gzip, brotli, zstd or lz4", labpq.PropCompressionCodec, codecName)
 	}
 	level := compress.DefaultCompressionLevel
-	if v, ok := p[PropCompressionLevel]; ok {
+	if v, ok := p[labpq.PropCompressionLevel]; ok {
 		n, err := strconv.Atoi(strings.TrimSpace(v))
 		if err != nil {
-			return nil, 0, fmt.Errorf("property %s=%q: want an integer", PropCompressionLevel, v)
+			return nil, 0, fmt.Errorf("property %s=%q: want an integer", labpq.PropCompressionLevel, v)
 		}
 		level = n
 	}
 	dict := true
-	if v, ok := p[PropDictEnabled]; ok {
+	if v, ok := p[labpq.PropDictEnabled]; ok {
 		dict = strings.EqualFold(strings.TrimSpace(v), "true") // Java's Boolean.parseBoolean
 	}
 	props := parquet.NewWriterProperties(append([]parquet.WriterProperty{
 		parquet.WithAllocator(arrowMem),
 		parquet.WithCreatedBy("coltype-lab parquet-arrow (arrow-go v18)"),
-		parquet.WithMaxRowGroupLength(sizes[PropRowGroupRows]),
-		parquet.WithDataPageSize(sizes[PropPageBytes]),
-		parquet.WithBatchSize(sizes[PropPageRowLimit]),
-		parquet.WithDictionaryPageSizeLimit(sizes[PropDictBytes]),
+		parquet.WithMaxRowGroupLength(sizes[labpq.PropRowGroupRows]),
+		parquet.WithDataPageSize(sizes[labpq.PropPageBytes]),
+		parquet.WithBatchSize(sizes[labpq.PropPageRowLimit]),
+		parquet.WithDictionaryPageSizeLimit(sizes[labpq.PropDictBytes]),
 		parquet.WithDictionaryDefault(dict),
 		parquet.WithCompression(codec),
 		parquet.WithCompressionLevel(level),
@@ -180,7 +181,7 @@ func arrowWriterProps(p map[string]string, extra ...parquet.WriterProperty) (*pa
 		parquet.WithStoreDecimalAsInteger(true),
 		parquet.WithStats(true),
 	}, extra...)...)
-	return props, sizes[PropRowGroupBytes], nil
+	return props, sizes[labpq.PropRowGroupBytes], nil
 }
 
 type arrowAppender struct {
@@ -193,7 +194,7 @@ type arrowAppender struct {
 	collector     *colmetrics.Collector
 	meta          map[string]string
 	rowGroupBytes int64
-	annot         *annotationPlan
+	annot         *labpq.AnnotationPlan
 
 	// engineCasts is set when the writer has an engine schema: per
 	// top-level field, the engine type batches carry (cast to schema's
@@ -347,9 +348,9 @@ func (a *arrowAppender) Close() (err error) {
 	if err := a.footerBounds(md, &metrics); err != nil {
 		return fmt.Errorf("parquet file %s: %w", a.location, err)
 	}
-	if !a.annot.empty() {
+	if !a.annot.Empty() {
 		// VECTOR annotations go in by footer rewrite, as in the record model.
-		if err := a.annot.rewrite(a.pending); err != nil {
+		if err := a.annot.Rewrite(a.pending); err != nil {
 			return fmt.Errorf("parquet file %s: annotate footer: %w", a.location, err)
 		}
 	}

@@ -1,4 +1,4 @@
-package parquet
+package arrowmodel
 
 import (
 	"errors"
@@ -12,6 +12,7 @@ import (
 	"github.com/apache/iceberg-go"
 
 	"github.com/coltype-lab/lab/data"
+	"github.com/coltype-lab/lab/formats/parquet/internal/sample"
 	"github.com/coltype-lab/lab/registry"
 )
 
@@ -81,8 +82,8 @@ func arrowReadAllRecords(path string) error {
 // record model when it is registered) and derives broken variants from them.
 func arrowFuzzSeeds(f *testing.F) [][]byte {
 	dir := f.TempDir()
-	sc := arrowTestSchema()
-	recs := arrowTestRecords(sc, 0, 6)
+	sc := sample.Schema()
+	recs := sample.Records(sc, 0, 6)
 	var valid [][]byte
 	for i, props := range []map[string]string{
 		{"write.parquet.compression-codec": "uncompressed"},

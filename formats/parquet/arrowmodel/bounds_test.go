@@ -1,4 +1,4 @@
-package parquet
+package arrowmodel
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/coltype-lab/lab/data"
+	labpq "github.com/coltype-lab/lab/formats/parquet"
 	"github.com/coltype-lab/lab/registry"
 )
 
@@ -60,7 +61,7 @@ func boundsRecords(sc *iceberg.Schema) []*data.Record {
 func TestArrowBoundsMatchTheRecordModel(t *testing.T) {
 	sc := boundsSchema()
 	recs := boundsRecords(sc)
-	props := map[string]string{PropRowGroupRows: "2"}
+	props := map[string]string{labpq.PropRowGroupRows: "2"}
 
 	arrowCheckedMem(t)
 	batch := arrowBatchOf(t, sc, recs...)

@@ -1,4 +1,4 @@
-package parquet
+package arrowmodel
 
 import (
 	"bytes"
@@ -13,7 +13,9 @@ import (
 	"github.com/apache/iceberg-go"
 
 	"github.com/coltype-lab/lab/data"
+	labpq "github.com/coltype-lab/lab/formats/parquet"
 	"github.com/coltype-lab/lab/formats/parquet/footer"
+	"github.com/coltype-lab/lab/formats/parquet/internal/sample"
 	"github.com/coltype-lab/lab/registry"
 )
 
@@ -60,8 +62,8 @@ func arrowOpenReader(path string, configure func(*registry.ReadBuilder[arrow.Rec
 // and columns encrypted with the file key, the AAD prefix not stored.
 func TestArrowEncryptedRoundTrip(t *testing.T) {
 	arrowCheckedMem(t)
-	sc := arrowTestSchema()
-	recs := arrowTestRecords(sc, 0, 30)
+	sc := sample.Schema()
+	recs := sample.Records(sc, 0, 30)
 	path := arrowTempPath(t, "enc.parquet")
 	df := arrowWriteEncrypted(t, path, sc, cryptoKey, cryptoAAD, recs...)
 	if df.Count() != 30 || df.ValueCounts()[1] != 30 {
@@ -166,8 +168,8 @@ func TestArrowEncryptedRoundTrip(t *testing.T) {
 
 // Without an AAD prefix the file still encrypts and reads back with the key.
 func TestArrowEncryptedNoAADPrefix(t *testing.T) {
-	sc := arrowTestSchema()
-	recs := arrowTestRecords(sc, 0, 5)
+	sc := sample.Schema()
+	recs := sample.Records(sc, 0, 5)
 	path := arrowTempPath(t, "enc.parquet")
 	arrowWriteEncrypted(t, path, sc, cryptoKey[:16], nil, recs...)
 	rd, err := arrowOpenReader(path, func(b *registry.ReadBuilder[arrow.RecordBatch]) { b.WithFileEncryptionKey(cryptoKey[:16]) })
@@ -190,7 +192,7 @@ func TestArrowEncryptionWriteErrors(t *testing.T) {
 	}{
 		{"AAD prefix alone", nil, cryptoAAD, nil, "AAD prefix set with null encryption key"},
 		{"bad key length", []byte("0123456789"), nil, nil, "file encryption key is 10 bytes"},
-		{"VECTOR annotations", cryptoKey, nil, map[string]string{PropVectorColumns: "emb:int8:8"}, "cannot write VECTOR annotations"},
+		{"VECTOR annotations", cryptoKey, nil, map[string]string{labpq.PropVectorColumns: "emb:int8:8"}, "cannot write VECTOR annotations"},
 	} {
 		path := filepath.Join(t.TempDir(), "x.parquet")
 		b, err := registry.DataWriteBuilder[arrow.RecordBatch](registry.PARQUET, registry.LocalOutput(path))

@@ -1,4 +1,4 @@
-package parquet
+package arrowmodel
 
 import (
 	"context"
@@ -19,11 +19,12 @@ import (
 	"github.com/apache/iceberg-go"
 	"github.com/apache/iceberg-go/table"
 
+	labpq "github.com/coltype-lab/lab/formats/parquet"
 	"github.com/coltype-lab/lab/registry"
 )
 
 // arrowModelName names the (PARQUET, arrow.RecordBatch) model.
-const arrowModelName = "parquet-arrow"
+const arrowModelName = labpq.ArrowModelName
 
 // arrowDefaultBatchSize is the rows per batch when ReadOptions.RecordsPerBatch is unset.
 const arrowDefaultBatchSize = 1024
@@ -65,7 +66,7 @@ func init() { registry.MustRegister(arrowModel{}) }
 // Engine schema (write) and engine projection (read) are *arrow.Schema
 // values that may represent top-level primitives with other arrow types;
 // FileEncryptionKey and AADPrefix write and read Parquet modular
-// encryption. Both are described in arrow_engine.go.
+// encryption. Both are described in engine.go.
 type arrowModel struct{}
 
 var _ registry.FormatModel[arrow.RecordBatch] = arrowModel{}
