@@ -23,6 +23,7 @@ import (
 
 	"github.com/apache/iceberg-go"
 
+	"github.com/coltype-lab/lab/data"
 	"github.com/coltype-lab/lab/types/file"
 	"github.com/coltype-lab/lab/types/vector"
 )
@@ -92,7 +93,7 @@ func (s *Spec) Properties() map[string]string {
 // given in plain Iceberg JSON can be typed by properties instead. A column
 // declared both ways must agree.
 func (s *Spec) Declare(props map[string]string) error {
-	for _, name := range file.ParseColumnList(props[PropFileColumns]) {
+	for _, name := range data.ParseColumnList(props[PropFileColumns]) {
 		if err := s.addFile(PropFileColumns, name); err != nil {
 			return err
 		}
@@ -107,7 +108,7 @@ func (s *Spec) Declare(props map[string]string) error {
 		}
 	}
 	for _, t := range registeredColumnTypes() {
-		for _, name := range file.ParseColumnList(props[t.Property]) {
+		for _, name := range data.ParseColumnList(props[t.Property]) {
 			if err := s.addTyped(t.Property, name, t); err != nil {
 				return err
 			}

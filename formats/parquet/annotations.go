@@ -105,7 +105,7 @@ func planAnnotations(schema *iceberg.Schema, props map[string]string) (*annotati
 	}
 	for _, b := range ColumnBindings() {
 		prop := b.Property()
-		for _, name := range ParseColumnList(props[prop]) {
+		for _, name := range data.ParseColumnList(props[prop]) {
 			i, f, err := top(prop, name)
 			if err != nil {
 				return nil, err

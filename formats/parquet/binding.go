@@ -3,7 +3,6 @@ package parquet
 import (
 	"fmt"
 	"sort"
-	"strings"
 	"sync"
 
 	"github.com/apache/iceberg-go"
@@ -29,7 +28,7 @@ type ColumnBinding interface {
 	// kind registered with footer.RegisterLogicalType.
 	Kind() footer.Kind
 	// Property is the writer property that declares columns of the type:
-	// top-level column names, comma-separated (see ParseColumnList).
+	// top-level column names, comma-separated (data.ParseColumnList).
 	Property() string
 	// Bind checks that a declared column's field can hold the type and
 	// returns the check each of its values gets. The error need not name
@@ -119,16 +118,4 @@ type boundColumn struct {
 	pos     int // among the top-level fields
 	binding ColumnBinding
 	check   ValueCheck
-}
-
-// ParseColumnList parses a binding's property value: column names,
-// comma-separated, blanks around them ignored, empty entries dropped.
-func ParseColumnList(list string) []string {
-	var out []string
-	for _, part := range strings.Split(list, ",") {
-		if part = strings.TrimSpace(part); part != "" {
-			out = append(out, part)
-		}
-	}
-	return out
 }

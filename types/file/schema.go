@@ -533,16 +533,3 @@ func CheckMirror(schema *iceberg.Schema, columnID int) error {
 	}
 	return nil
 }
-
-// ParseColumnList parses the value of a write.parquet.file-columns
-// property: comma-separated column names, trimmed; blank entries are
-// skipped.
-func ParseColumnList(list string) []string {
-	var out []string
-	for _, part := range strings.Split(list, ",") {
-		if part = strings.TrimSpace(part); part != "" {
-			out = append(out, part)
-		}
-	}
-	return out
-}

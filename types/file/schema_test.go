@@ -297,19 +297,6 @@ func TestDecodeWrongGoType(t *testing.T) {
 	}
 }
 
-func TestParseColumnList(t *testing.T) {
-	for in, want := range map[string][]string{
-		"":                 nil,
-		" , ,":             nil,
-		"doc":              {"doc"},
-		" doc , thumb ,, ": {"doc", "thumb"},
-	} {
-		if got := ParseColumnList(in); !slices.Equal(got, want) {
-			t.Errorf("ParseColumnList(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 // CheckChildren is the one check of a FILE group's children, for Iceberg
 // struct types and Parquet schemas alike. LogicalTypes.md (FILE, 2.14.0):
 // fields are "identified by name case sensitively", "any field that is
