@@ -22,8 +22,9 @@ import (
 )
 
 // ChunkWriter writes the column chunks of one vector column, page by page,
-// in any of the layouts: the page writer behind WriteFile's
-// vector-repetition files and behind the Parquet record writer's VECTOR
+// in any of the layouts: the page writer behind every WriteFile layout file
+// (AppendBatch for columns without nulls) and behind the Parquet record
+// writer's VECTOR
 // columns (formats/parquet), which places the chunks among the row groups
 // parquet-go writes. Every layout is written the same way: data pages v1
 // whose rows never cross a page, the values PLAIN or BYTE_STREAM_SPLIT,
@@ -62,6 +63,7 @@ type ChunkWriter struct {
 	spelled   bool
 	reps      levelRuns
 	values    []byte
+	direct    []byte // the page's values when AppendBatch gave them whole (values is then empty)
 	pageNulls int64
 	pageStats statsAcc
 
@@ -273,6 +275,13 @@ func (c *ChunkWriter) Append(vec []byte, elemNull []bool) error {
 	if c.o.Statistics {
 		c.observe(vec, elemNull)
 	}
+	c.levelsOfPresent(elemNull, nulls)
+	return c.endRow()
+}
+
+// levelsOfPresent adds the levels and level slots of one present vector.
+func (c *ChunkWriter) levelsOfPresent(elemNull []bool, nulls int) {
+	dim := c.o.Dim
 	switch c.o.Layout {
 	case LayoutList:
 		c.reps.add(0, 1)
@@ -293,8 +302,60 @@ func (c *ChunkWriter) Append(vec []byte, elemNull []bool) error {
 		c.slots++
 	}
 	c.pageNulls += int64(nulls)
-	return c.endRow()
 }
+
+// AppendBatch adds len(vecs)/VectorBytes() present vectors with no null
+// elements, held back to back in vecs as Append takes them one at a time;
+// it writes the same pages Append would. A page that vecs fills whole is
+// written from vecs itself, with no copy into the page buffer: writing is a
+// pass over the values (CRC, encoding if any) and the write itself. vecs is
+// not retained after AppendBatch returns. A batch that is not whole vectors
+// adds nothing; when writing a page fails, the pages already written stay
+// in the chunk and the page being filled is dropped.
+func (c *ChunkWriter) AppendBatch(vecs []byte) error {
+	if len(vecs)%c.vecBytes != 0 {
+		return fmt.Errorf("batch of %d bytes is not a whole number of %d-byte vectors", len(vecs), c.vecBytes)
+	}
+	if c.o.Statistics || (c.o.Element == vector.Int8 && !c.o.Layout.flat()) {
+		// Bounds are observed per vector, and int8 list elements widen to
+		// INT32 one by one: Append does both.
+		for len(vecs) > 0 {
+			if err := c.Append(vecs[:c.vecBytes], nil); err != nil {
+				return err
+			}
+			vecs = vecs[c.vecBytes:]
+		}
+		return nil
+	}
+	for len(vecs) > 0 {
+		k := min(c.rowsPerPage-c.rows, len(vecs)/c.vecBytes)
+		take := vecs[:k*c.vecBytes]
+		if c.rows == 0 && k == c.rowsPerPage {
+			c.direct = take
+		} else {
+			c.values = append(c.values, take...)
+		}
+		for range k {
+			c.levelsOfPresent(nil, 0)
+		}
+		c.rows += k
+		vecs = vecs[len(take):]
+		if c.rows >= c.rowsPerPage {
+			if err := c.flushPage(); err != nil {
+				// The page may view vecs: drop it rather than keep a
+				// reference the caller does not expect.
+				c.resetPage()
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// RowsPerPage is how many vectors a page holds (the last of a chunk may
+// hold fewer): a batch of that many, given to AppendBatch at a page
+// boundary, is written without a copy.
+func (c *ChunkWriter) RowsPerPage() int { return c.rowsPerPage }
 
 func (c *ChunkWriter) appendDefs(elemNull []bool, nulls int) {
 	if nulls == 0 {
@@ -429,9 +490,12 @@ func (c *ChunkWriter) flushPage() error {
 		}
 	}
 	levels, values := c.body, c.values
+	if c.direct != nil {
+		values = c.direct
+	}
 	if c.o.Encoding == EncodingByteStreamSplit {
-		c.encoded = slices.Grow(c.encoded[:0], len(c.values))[:len(c.values)]
-		pages.EncodeBSS(c.encoded, c.values, c.stored)
+		c.encoded = slices.Grow(c.encoded[:0], len(values))[:len(values)]
+		pages.EncodeBSS(c.encoded, values, c.stored)
 		values = c.encoded
 	}
 	size := len(levels) + len(values)
@@ -504,7 +568,7 @@ func (c *ChunkWriter) flushPage() error {
 
 func (c *ChunkWriter) resetPage() {
 	c.rows, c.slots, c.pageNulls = 0, 0, 0
-	c.defs, c.values = c.defs[:0], c.values[:0]
+	c.defs, c.values, c.direct = c.defs[:0], c.values[:0], nil
 	c.uniform, c.spelled = 0, false
 	c.reps.buf, c.reps.count = c.reps.buf[:0], 0
 	c.pageStats = statsAcc{}

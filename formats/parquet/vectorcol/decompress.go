@@ -1,5 +1,7 @@
 package vectorcol
 
+import "sync"
+
 // pageBuffers recycles the decompression buffers of one scan: a page's
 // buffer returns when the search is done with its block, so a scan holds
 // as many buffers as it has pages in flight, whatever the file size, and
@@ -12,6 +14,21 @@ type pageBuffers struct {
 }
 
 const readGrain = 64 << 10
+
+// sharedFree and sharedReads hold the buffers of scans that have ended
+// (FileBlocks.Close hands them over), so that a search on a file opened for
+// that one call takes warm buffers rather than allocating, clearing and
+// faulting in a page's worth of fresh memory per buffer. sync.Pool lets the
+// garbage collector reclaim them when no scan comes: an idle process keeps
+// nothing.
+var sharedFree, sharedReads sync.Pool
+
+func fromShared(pool *sync.Pool, size int) []byte {
+	if v, ok := pool.Get().(*[]byte); ok && cap(*v) >= size {
+		return *v
+	}
+	return nil
+}
 
 func newPageBuffers(n int) *pageBuffers {
 	return &pageBuffers{free: make(chan []byte, n), reads: make(chan []byte, n)}
@@ -26,6 +43,9 @@ func (p *pageBuffers) get(size int) []byte {
 				return b[:size]
 			}
 		default:
+		}
+		if b := fromShared(&sharedFree, size); b != nil {
+			return b[:size]
 		}
 	}
 	return alignedBody(size, 0)
@@ -42,6 +62,9 @@ func (p *pageBuffers) getRead(size int) []byte {
 				return b[:cap(b)]
 			}
 		default:
+		}
+		if b := fromShared(&sharedReads, size); b != nil {
+			return b[:cap(b)]
 		}
 	}
 	return alignedBody(size, 0)
@@ -67,5 +90,27 @@ func (p *pageBuffers) putTo(b []byte, read bool) {
 	select {
 	case pool <- b[:cap(b)]:
 	default:
+	}
+}
+
+// handOver moves the scan's free buffers to the shared pools, for the next
+// scan of any file. Buffers still held by blocks stay with them.
+func (p *pageBuffers) handOver() {
+	if p == nil {
+		return
+	}
+	for _, x := range []struct {
+		local  chan []byte
+		shared *sync.Pool
+	}{{p.free, &sharedFree}, {p.reads, &sharedReads}} {
+		for {
+			select {
+			case b := <-x.local:
+				x.shared.Put(&b)
+				continue
+			default:
+			}
+			break
+		}
 	}
 }

@@ -200,6 +200,7 @@ func (b *FileBlocks) Close() {
 		for range b.results {
 		}
 		b.decoders.Wait()
+		b.bufs.handOver()
 	})
 }
 

@@ -15,7 +15,8 @@ import (
 // levels that disagree with the values, corrupt compressed bodies. Opening,
 // reading every page, searching and taking must return values or an error,
 // never panic, hang or allocate without bound. The seeds are valid files of
-// every layout, nullable and not, in both encodings and several codecs (the
+// every layout, nullable and not, dense and with nulls, in both encodings
+// and several codecs (the
 // corpus under testdata/fuzz/FuzzPageDecoder adds hand-broken ones).
 func FuzzPageDecoder(f *testing.F) {
 	dir := f.TempDir()
@@ -26,7 +27,9 @@ func FuzzPageDecoder(f *testing.F) {
 	for _, l := range Layouts() {
 		for _, c := range []Codec{CodecNone, CodecSnappy, CodecZstd, CodecLZ4} {
 			for _, e := range ValueEncodings() {
-				cols := []Column{col}
+				// A column without nulls goes through AppendBatch, whose
+				// whole pages are written from the data itself.
+				cols := []Column{col, {Dim: 3, Data: col.Data}}
 				if l == LayoutList || l == LayoutVectorRepetition {
 					cols = append(cols, elemNull)
 				}

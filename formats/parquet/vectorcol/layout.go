@@ -21,7 +21,7 @@ type Layout uint8
 const (
 	// LayoutFLBA is the lab's own variant: FIXED_LEN_BYTE_ARRAY(dim × width)
 	// annotated with the lab's VECTOR logical type (an empty struct under
-	// the VECTOR id) by a footer rewrite, the element type and dimension in
+	// the VECTOR id) in the footer, the element type and dimension in
 	// the key/value mirror only. It is not PR #241; LayoutFixedSizeList is.
 	LayoutFLBA Layout = iota + 1
 	// LayoutFLBARaw is the same bytes without the annotation.

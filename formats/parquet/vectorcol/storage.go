@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/deprecated"
 	"github.com/parquet-go/parquet-go/encoding/thrift"
 	"github.com/parquet-go/parquet-go/format"
@@ -24,23 +23,8 @@ func storedWidth(t vector.ElementType) int {
 	return t.Width()
 }
 
-// leafNode is parquet-go's node for one element of the list layout. float16
-// is FIXED_LEN_BYTE_ARRAY(2) here; parquet-go has no FLOAT16 logical type,
-// so WriteFile adds it by a footer rewrite (setFloat16).
-func leafNode(t vector.ElementType) parquet.Node {
-	switch t {
-	case vector.Float64:
-		return parquet.Leaf(parquet.DoubleType)
-	case vector.Float16, vector.BFloat16:
-		return parquet.Leaf(parquet.FixedLenByteArrayType(2))
-	case vector.Int8:
-		return parquet.Int(8)
-	}
-	return parquet.Leaf(parquet.FloatType)
-}
-
 // leafElement describes one element of the vector-repetition layout in the
-// footer model, as leafNode (plus the FLOAT16 rewrite) does for list.
+// footer model (list and vector-repetition).
 func leafElement(t vector.ElementType, name string, rep thrift.Null[footer.FieldRepetitionType]) footer.SchemaElement {
 	e := footer.SchemaElement{Name: name, RepetitionType: rep, Type: thrift.New(physicalType(t))}
 	switch t {
@@ -66,42 +50,6 @@ func physicalType(t vector.ElementType) format.Type {
 		return format.Int32
 	}
 	return format.Float
-}
-
-// appendStored appends one element v as a list or vector-repetition leaf
-// stores it (little-endian, int8 widened to INT32). It appends with
-// append's amortized growth: it is called once per element.
-func appendStored(t vector.ElementType, dst []byte, v float32) ([]byte, error) {
-	switch t {
-	case vector.Float32:
-		return binary.LittleEndian.AppendUint32(dst, math.Float32bits(v)), nil
-	case vector.Float64:
-		return binary.LittleEndian.AppendUint64(dst, math.Float64bits(float64(v))), nil
-	case vector.Float16:
-		return binary.LittleEndian.AppendUint16(dst, uint16(vector.Float16FromFloat32(v))), nil
-	case vector.BFloat16:
-		return binary.LittleEndian.AppendUint16(dst, uint16(vector.BFloat16FromFloat32(v))), nil
-	case vector.Int8:
-		q, err := vector.Int8FromFloat32(v)
-		if err != nil {
-			return dst, err
-		}
-		return binary.LittleEndian.AppendUint32(dst, uint32(int32(q))), nil
-	}
-	return dst, fmt.Errorf("vector: cannot encode invalid element type %v", t)
-}
-
-// leafValue is parquet-go's value of one stored element (storedWidth bytes).
-func leafValue(t vector.ElementType, b []byte) parquet.Value {
-	switch t {
-	case vector.Float64:
-		return parquet.DoubleValue(math.Float64frombits(binary.LittleEndian.Uint64(b)))
-	case vector.Float16, vector.BFloat16:
-		return parquet.FixedLenByteArrayValue(b)
-	case vector.Int8:
-		return parquet.Int32Value(int32(binary.LittleEndian.Uint32(b)))
-	}
-	return parquet.FloatValue(math.Float32frombits(binary.LittleEndian.Uint32(b)))
 }
 
 // elementFromLeaf works out the element type of a list or vector-repetition

@@ -48,6 +48,11 @@ var bssScratchPool = sync.Pool{New: func() any {
 // assembly ones are available. Tests set it to cover both paths.
 var bssForceGo = false
 
+// bssPrefetchOn turns on the wide AVX2 kernel's software prefetch
+// (bssWideAVX2); benchmarks turn it off to measure what it buys. The Go
+// kernels do not prefetch.
+var bssPrefetchOn = true
+
 // DecodeBSS decodes BYTE_STREAM_SPLIT data of values width bytes wide: src
 // holds width streams of len(src)/width bytes, dst receives the values one
 // after another. len(dst) must equal len(src), which must be a multiple of
@@ -273,7 +278,8 @@ var hostLittleEndian = func() bool {
 // encodeBSS writes src, values width bytes wide, BYTE_STREAM_SPLIT encoded
 // to dst (len(src) bytes): stream k holds byte k of every value. float32
 // and float64 widths transpose 8 values at a time in registers (parquet-go's
-// kernel ran at 1.6 GB/s on float32, a third of a write); wide values (a
+// kernel ran at 1.6 GB/s on float32, a third of a write), float32 32 at a
+// time with AVX2 where the CPU has it (bss_encode_amd64.s); wide values (a
 // FIXED_LEN_BYTE_ARRAY vector) go through the decoder's tiled transpose,
 // since encoding n values of width K is decoding K values of width n.
 func EncodeBSS(dst, src []byte, width int) {
@@ -283,7 +289,9 @@ func EncodeBSS(dst, src []byte, width int) {
 	case width == 1:
 		copy(dst, src)
 	case width == 4:
-		bssEncode4(dst, src, n)
+		if !bssEncode4Asm(dst[:4*n], src[:4*n], n) {
+			bssEncode4(dst, src, n)
+		}
 	case width == 8:
 		i := 0
 		for ; i+8 <= n; i += 8 {

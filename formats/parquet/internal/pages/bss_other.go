@@ -7,3 +7,6 @@ func bssAsm(dst, src []byte, width, n int) bool { return false }
 
 // haveBSSAVX2 is false: there is no assembly here.
 const haveBSSAVX2 = false
+
+// bssEncode4Asm reports that no assembly kernel exists here.
+func bssEncode4Asm(dst, src []byte, n int) bool { return false }

@@ -238,6 +238,14 @@ func FuzzDecodeBSS(f *testing.F) {
 			if want := bssNaive(data, width); !bytes.Equal(dst, want) {
 				t.Fatalf("force go %v, width %d, %d bytes: first difference at %d", force, width, len(data), firstDiff(dst, want))
 			}
+			// The encoder is the decoder's inverse on the same paths.
+			bssForceGo = force
+			enc := make([]byte, len(data))
+			EncodeBSS(enc, dst, width)
+			bssForceGo = old
+			if !bytes.Equal(enc, data) {
+				t.Fatalf("force go %v, width %d, %d bytes: encode(decode(x)) differs at %d", force, width, len(data), firstDiff(enc, data))
+			}
 		}
 	})
 }
