@@ -2,6 +2,7 @@ package bench
 
 import (
 	"fmt"
+	"os"
 	"runtime"
 	"sync"
 	"time"
@@ -143,4 +144,39 @@ func sumWords(w []uint64) uint64 {
 		s0 += w[i]
 	}
 	return s0 + s1 + s2 + s3
+}
+
+// DurableWriteFloor is the disk's floor for a durable write of b into dir:
+// one write(2) of all of it into a fresh file, an fsync and a close, the
+// best of runs, in MB/s. A writer that publishes durably (internal/publish
+// fsyncs before its rename) cannot beat it, however fast it encodes, so a
+// write benchmark reports it beside its own figures.
+func DurableWriteFloor(dir string, b []byte, runs int) (float64, error) {
+	if len(b) == 0 || runs < 1 {
+		return 0, fmt.Errorf("bench: durable-write floor of %d bytes over %d runs", len(b), runs)
+	}
+	best := 0.0
+	for range runs {
+		f, err := os.CreateTemp(dir, ".write-floor-*")
+		if err != nil {
+			return 0, err
+		}
+		start := time.Now()
+		_, err = f.Write(b)
+		if err == nil {
+			err = f.Sync()
+		}
+		sec := time.Since(start).Seconds()
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		_ = os.Remove(f.Name())
+		if err != nil {
+			return 0, fmt.Errorf("bench: durable-write floor: %w", err)
+		}
+		if best == 0 || sec < best {
+			best = sec
+		}
+	}
+	return float64(len(b)) / max(best, 1e-9) / 1e6, nil
 }

@@ -34,7 +34,14 @@ func TestRunVectorBenchQuick(t *testing.T) {
 			}
 		}
 	}
+	if !(rep.WriteFloorMBps > 0) {
+		t.Errorf("durable-write floor %v", rep.WriteFloorMBps)
+	}
 	for _, x := range rep.Results {
+		// The writer's own rate includes less work than the durable one.
+		if x.Writer == "lab" && !(x.EncodeMBps >= x.WriteMBps) {
+			t.Errorf("%s/%s/%s: write %.0f MB/s below durable %.0f MB/s", x.Layout, x.Encoding, x.Codec, x.EncodeMBps, x.WriteMBps)
+		}
 		pos := []float64{x.WriteMBps, x.SizeRatio, x.DecodeGBps, x.DecodeFloorRatio, x.SearchMs, x.SearchFloorRatio, x.BatchQPS, x.BatchFloorRatio, x.TakeMs}
 		for i, v := range pos {
 			if !(v > 0) || math.IsInf(v, 0) {
