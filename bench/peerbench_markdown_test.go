@@ -10,7 +10,7 @@ import (
 func samplePeerReport(labMS float64) *PeerBenchReport {
 	run := func(engine, mode string, batch bool, ms float64) EngineRun {
 		return EngineRun{Engine: engine, Mode: mode, Batch: batch, Reads: "somewhere", Computes: engine + " scores",
-			MedianMS: ms, MeanMS: ms, QPS: 1e3 / ms, LabRatio: ms / labMS, Agreement: Agreement{Queries: 4, SameIDs: 4}}
+			MedianMS: ms, MeanMS: ms, QPS: 1e3 / ms, LabRatio: ms / labMS, FloorRatio: ms / 1.0, Agreement: Agreement{Queries: 4, SameIDs: 4}}
 	}
 	return &PeerBenchReport{
 		Size: "tiny", N: 10, Dim: 4, Dataset: "clustered", Seed: 1, Metric: "cosine", K: 3, Queries: 4, TakeRows: 5,
@@ -25,24 +25,36 @@ func samplePeerReport(labMS float64) *PeerBenchReport {
 			{Engine: "lab", OpenMS: 0.1, TakeMS: 0.5, FirstTakeMS: 0.6, OpenTakeMS: 0.7, LabRatio: 1},
 			{Engine: "lancedb", OpenMS: 2, TakeMS: 1, FirstTakeMS: 3, LabRatio: 2, ProcessMS: 900},
 		},
+		Floor:          FloorResult{Seconds: 1e-3}, // 1 ms
 		ScoreTolerance: scoreTolerance,
 	}
 }
 
 // TestPeerBenchVerdicts: the search target compares the lab only with the
 // peers that read files per query; those searching memory are information.
+// A file opened per query is judged against the floor (1 ms in the sample),
+// the lab's batch against FAISS's (0.5 ms against 0.1: missed).
 func TestPeerBenchVerdicts(t *testing.T) {
 	for _, tt := range []struct {
-		labMS float64
-		met   bool
-	}{{2, true}, {3.5, false}} {
+		labMS          float64
+		met, openedMet bool
+	}{{1.2, true, true}, {2, true, false}, {3.5, false, false}} {
 		v := verdicts(samplePeerReport(tt.labMS))
-		if len(v) != 2 || v[0].Met != tt.met || !v[1].Met {
-			t.Errorf("lab at %v ms: verdicts %+v; want search met %v, take met", tt.labMS, v, tt.met)
+		if len(v) != 4 || v[0].Met != tt.met || v[1].Met != tt.openedMet || v[2].Met || !v[3].Met {
+			t.Errorf("lab at %v ms: verdicts %+v; want search met %v, opened per query met %v, batch missed, take met", tt.labMS, v, tt.met, tt.openedMet)
 		}
 		if !strings.Contains(v[0].Detail, "vs duckdb parquet 3 ms (×") || !strings.Contains(v[0].Detail, "memory loaded beforehand: duckdb memory 1 ms") {
 			t.Errorf("search verdict detail %q", v[0].Detail)
 		}
+		if !strings.Contains(v[2].Target, "a batch of 4 queries") || !strings.Contains(v[2].Detail, "lab 0.5 ms per query from the file, FAISS 0.1 ms") {
+			t.Errorf("batch verdict %+v", v[2])
+		}
+	}
+	// Without FAISS's batch there is nothing to judge the lab's against.
+	rep := samplePeerReport(1)
+	rep.Search = rep.Search[:len(rep.Search)-1]
+	if v := verdicts(rep); len(v) != 3 {
+		t.Errorf("without a FAISS batch: %d verdicts %+v", len(v), v)
 	}
 }
 

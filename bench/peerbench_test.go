@@ -62,7 +62,7 @@ func TestRunPeerBenchQuick(t *testing.T) {
 	if len(rep.Take) != 2 || rep.Take[0].Engine != "lab" || rep.Take[1].Engine != "lancedb" || rep.Take[1].TakeMS <= 0 {
 		t.Errorf("take %+v", rep.Take)
 	}
-	if len(rep.Verdicts) != 2 || rep.LoadAvgStart == "" || rep.LoadAvgEnd == "" || rep.Floor.GBps <= 0 {
+	if len(rep.Verdicts) != 4 || rep.LoadAvgStart == "" || rep.LoadAvgEnd == "" || rep.Floor.GBps <= 0 {
 		t.Errorf("verdicts %+v, load average %q/%q, floor %v", rep.Verdicts, rep.LoadAvgStart, rep.LoadAvgEnd, rep.Floor)
 	}
 	for _, v := range []string{"duckdb", "lancedb", "faiss"} {
