@@ -79,7 +79,7 @@ func TestBenchPeersCLI(t *testing.T) {
 				t.Errorf("runs %v lack %q", runs, want)
 			}
 		}
-		if rep.Metric != "l2" || rep.K != 5 || rep.Queries != 4 || len(rep.Take) != 2 || len(rep.Verdicts) != 2 {
+		if rep.Metric != "l2" || rep.K != 5 || rep.Queries != 4 || len(rep.Take) != 2 || len(rep.Verdicts) != 4 {
 			t.Errorf("report %+v", rep)
 		}
 		for _, want := range []string{"peers: lab:", "peers: duckdb:", "peers: lancedb:", "peers: faiss:"} {
