@@ -6,8 +6,8 @@
 //   compatibility matrix's writer). Kinds as hyparquetwriter.mjs, plus
 //   struct_ab ({a: int32, b: string}) and fsl_float (FixedSizeList<float, dim>).
 //   options: {compression: SNAPPY|ZSTD|UNCOMPRESSED, dictionary, version: 1|2,
-//   page_size, row_group_size, bss_columns:[...]} (arrow-rs's defaults
-//   where unset).
+//   page_size, row_group_size, bss_columns:[...] (top-level columns only,
+//   see writerProps), bss_all} (arrow-rs's defaults where unset).
 // op write_vectors {file, sidecar, n, dim, options?} -> {peer, file}
 //   One column emb, FixedSizeList<float32, dim> (no nulls), from the raw
 //   little-endian float32 rows of the sidecar file, without passing the
@@ -61,7 +61,13 @@ function writerProps(o) {
   if (o.version === 2) props = props.setWriterVersion(WriterVersion.V2);
   if (o.page_size) props = props.setDataPageSizeLimit(o.page_size);
   if (o.row_group_size) props = props.setMaxRowGroupSize(o.row_group_size);
+  // parquet-wasm 0.8.0 takes a column path as one string and makes it a
+  // one-part path, so a nested leaf ('emb.list.item') never matches and the
+  // setting is dropped without an error: bss_columns reaches top-level
+  // columns only. bss_all sets the file's default encoding instead, which
+  // reaches every leaf (write_vectors' one column).
   for (const col of o.bss_columns ?? []) props = props.setColumnEncoding(col, Encoding.BYTE_STREAM_SPLIT);
+  if (o.bss_all) props = props.setEncoding(Encoding.BYTE_STREAM_SPLIT);
   return props.build();
 }
 

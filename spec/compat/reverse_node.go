@@ -46,7 +46,14 @@ var jsWriters = []jsWriter{
 				return map[string]any{"version": 2, "compression": "ZSTD", "dictionary": false}
 			}},
 			{"bss-snappy-small-pages", func(f genFamily) map[string]any {
-				return map[string]any{"compression": "SNAPPY", "dictionary": false, "page_size": 1024, "row_group_size": 700, "bss_columns": floatColumns(f, "item")}
+				o := map[string]any{"compression": "SNAPPY", "dictionary": false, "page_size": 1024, "row_group_size": 700, "bss_columns": floatColumns(f, "item")}
+				if f.vector != "" {
+					// parquet-wasm drops a per-column encoding on a nested
+					// leaf (emb.list.item) silently, so the vector family
+					// sets the file's default: every leaf, its int64 id too.
+					o["bss_all"] = true
+				}
+				return o
 			}},
 		}},
 	{peer: peers.HyparquetWriter,
