@@ -38,7 +38,8 @@ func Write(ctx context.Context, p Peer, file string, columns []WriteColumn, opti
 // WriteVectors asks parquet-wasm to write the n × dim float32 rows of a
 // sidecar file (WriteSidecar) as one column emb, FixedSizeList<float32,
 // dim>, with writer options as Write takes them (compression, version,
-// bss_columns: "emb.list.item" for BYTE_STREAM_SPLIT, ...). The values
+// bss_all: true for BYTE_STREAM_SPLIT, which a per-column bss_columns entry
+// cannot give a nested leaf, ...). The values
 // never pass through JSON: a 100k × 768 column would be gigabytes of it.
 func WriteVectors(ctx context.Context, file, sidecar string, n, dim int, options map[string]any) error {
 	req := struct {
