@@ -316,7 +316,11 @@ func RunVectorBench(cfg VectorBenchConfig) (*VectorBenchReport, error) {
 		res.VerifiedSearchMs = sec * 1e3
 		res.VerifiedSearchFloorRatio = sec / floor.Seconds
 		rep.Results = append(rep.Results, res)
-		if cfg.Dir == "" {
+		// The peak-scaling files (the run's last encoding and codec) stay
+		// until measurePeakScaling has searched them again; the temporary
+		// directory goes at the end.
+		keep := res.Writer == "lab" && res.Encoding == cfg.Encodings[len(cfg.Encodings)-1].String() && res.Codec == cfg.Codecs[len(cfg.Codecs)-1].String()
+		if cfg.Dir == "" && !keep {
 			os.Remove(path)
 		}
 	}
@@ -390,27 +394,36 @@ func (r *VectorBenchReport) measurePeakScaling(cfg VectorBenchConfig, dir string
 	}
 	data = nil
 	for _, qf := range files {
-		path, full := qf.path, qf.full
-		f, err := vectorcol.OpenFile(path)
-		if err != nil {
-			return err
-		}
-		peak := 0.0
-		for range cfg.Runs { // the sampler can miss a peak: keep the highest
-			p, err := searchPeak(f, q, cfg.K)
-			if err != nil {
+		full := qf.full
+		fullPath := filepath.Join(dir, fmt.Sprintf("%s-%s-%s.parquet", full.Layout, full.Encoding, full.Codec))
+		// Both sizes are measured here the same way, alternating, and
+		// each keeps the median of its runs: one search's sample can miss
+		// the peak or catch a collection late, and comparing one sample
+		// of each size let that noise flip the verdict.
+		var qPeaks, fPeaks []float64
+		for range max(cfg.Runs, 3) {
+			for _, m := range []struct {
+				path  string
+				peaks *[]float64
+			}{{qf.path, &qPeaks}, {fullPath, &fPeaks}} {
+				f, err := vectorcol.OpenFile(m.path)
+				if err != nil {
+					return err
+				}
+				p, err := searchPeak(f, q, cfg.K)
 				f.Close()
-				return err
+				if err != nil {
+					return err
+				}
+				*m.peaks = append(*m.peaks, p)
 			}
-			peak = max(peak, p)
 		}
-		f.Close()
 		if cfg.Dir == "" {
-			os.Remove(path)
+			os.Remove(qf.path)
 		}
 		r.Peak = append(r.Peak, PeakScaling{
 			Layout: full.Layout, Encoding: full.Encoding, Codec: full.Codec,
-			QuarterRows: quarter, Rows: r.N, QuarterPeakMB: peak / 1e6, PeakMB: full.SearchPeakHeapMB,
+			QuarterRows: quarter, Rows: r.N, QuarterPeakMB: median(qPeaks) / 1e6, PeakMB: median(fPeaks) / 1e6,
 		})
 	}
 	return nil
@@ -649,6 +662,10 @@ func sumFloat32Words(v []float32) uint64 {
 // heapPeak runs fn and returns the peak HeapInuse seen while it ran above
 // the HeapInuse before it, in bytes.
 func heapPeak(fn func()) float64 {
+	// Two collections: the first moves sync.Pool's cached page buffers to
+	// its victim cache, the second frees them, so a search starts from the
+	// same empty pool whichever file was searched before it.
+	runtime.GC()
 	runtime.GC()
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
