@@ -52,22 +52,7 @@ func TestArrowReadsAnnotatedFiles(t *testing.T) {
 		recs = append(recs, r)
 	}
 	path := arrowTempPath(t, "annotated.parquet")
-	b, err := registry.DataWriteBuilder[*data.Record](registry.PARQUET, registry.LocalOutput(path))
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := b.Schema(sc).Set(filecol.PropColumns, "doc").Set(labpq.PropVectorColumns, "emb:int8:8").Build()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range recs {
-		if err := w.Write(r); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	recordWriteFile(t, path, sc, map[string]string{filecol.PropColumns: "doc", labpq.PropVectorColumns: "emb:int8:8"}, recs...)
 	anns, err := labpq.FileAnnotations(registry.LocalInput(path))
 	if err != nil || len(anns) != 2 || anns[0].Kind != footer.KindFile || anns[1].Kind != footer.KindVector || !anns[0].InFooter || !anns[1].InFooter {
 		t.Fatalf("annotations %+v (err %v)", anns, err)

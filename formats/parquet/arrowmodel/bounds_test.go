@@ -12,7 +12,6 @@ import (
 
 	"github.com/coltype-lab/lab/data"
 	labpq "github.com/coltype-lab/lab/formats/parquet"
-	"github.com/coltype-lab/lab/registry"
 )
 
 // boundsSchema has a column of every primitive type with bounds.
@@ -68,23 +67,7 @@ func TestArrowBoundsMatchTheRecordModel(t *testing.T) {
 	defer batch.Release()
 	got := arrowWriteFile(t, arrowTempPath(t, "arrow.parquet"), sc, props, batch)
 
-	b, err := registry.DataWriteBuilder[*data.Record](registry.PARQUET, registry.LocalOutput(arrowTempPath(t, "rec.parquet")))
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := b.Schema(sc).SetAll(props).Build()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range recs {
-		if err := w.Write(r); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	want := w.DataFile()
+	want := recordWriteFile(t, arrowTempPath(t, "rec.parquet"), sc, props, recs...)
 
 	for _, f := range sc.Fields() {
 		for _, side := range []struct {

@@ -233,6 +233,29 @@ func arrowWriteFile(t testing.TB, path string, sc *iceberg.Schema, props map[str
 	return w.DataFile()
 }
 
+// recordWriteFile writes recs with the record model, the arrow model's
+// reference in these tests, and returns its DataFile.
+func recordWriteFile(t testing.TB, path string, sc *iceberg.Schema, props map[string]string, recs ...*data.Record) iceberg.DataFile {
+	t.Helper()
+	b, err := registry.DataWriteBuilder[*data.Record](registry.PARQUET, registry.LocalOutput(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := b.Schema(sc).SetAll(props).Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range recs {
+		if err := w.Write(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return w.DataFile()
+}
+
 // arrowEqualRecords reports the first difference between two record lists.
 func arrowEqualRecords(t testing.TB, got, want []*data.Record) {
 	t.Helper()

@@ -3,7 +3,6 @@ package footer
 import (
 	"fmt"
 	"regexp"
-	"slices"
 	"sort"
 	"sync"
 )
@@ -134,15 +133,4 @@ func IsExtension(v LogicalTypeValue) bool {
 		return true
 	}
 	return false
-}
-
-// Children returns the schema indexes of element i's direct children, for a
-// placement rule; nil when meta's schema is not a tree (Annotate checks that
-// before it calls Place) or i is outside it.
-func Children(meta *FileMetaData, i int) []int {
-	tree, err := NewSchemaTree(meta.Schema)
-	if err != nil || i < 0 || i >= len(meta.Schema) {
-		return nil
-	}
-	return slices.Clone(tree.Children(i))
 }
