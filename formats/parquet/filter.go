@@ -31,6 +31,21 @@ type rowGroupFilter struct {
 	variants map[int]*fnode
 	paths    map[string]*extractPlan
 	warnings []string
+	// touched are the columns whose statistics the filter reads, with the
+	// maximum definition level when it reads their definition-level
+	// histogram (-1 otherwise): what page-level pruning needs the page
+	// index of (keptRanges).
+	touched map[int]int
+}
+
+// touch records that the filter reads column col's statistics.
+func (f *rowGroupFilter) touch(col, maxDef int) {
+	if f.touched == nil {
+		f.touched = map[int]int{}
+	}
+	if old, ok := f.touched[col]; !ok || maxDef > old {
+		f.touched[col] = maxDef
+	}
 }
 
 // extractPlan is how a predicate on a variant path reads statistics: from
@@ -163,7 +178,16 @@ func (e *statsEvaluator) extractStats(ext iceberg.BoundExtract) *chunkStats {
 			}
 		}
 	}
-	if plan.stops == nil || !plan.stops.residualEmpty(e.rg) {
+	if plan.stops == nil {
+		return nil
+	}
+	e.f.touch(plan.stops.leaf.col, plan.stops.def)
+	for _, p := range plan.stops.pairs {
+		if p.valueCol >= 0 {
+			e.f.touch(p.valueCol, -1)
+		}
+	}
+	if !plan.stops.residualEmpty(e.rg) {
 		return nil
 	}
 	return e.columnStats(plan.col, ext)
@@ -174,6 +198,7 @@ func (e *statsEvaluator) columnStats(fc filterColumn, term iceberg.BoundTerm) *c
 	if fc.col >= len(e.rg.Columns) {
 		return nil
 	}
+	e.f.touch(fc.col, -1)
 	md := &e.rg.Columns[fc.col].MetaData
 	st := &md.Statistics
 	// Writers that keep statistics always write null_count with min/max;

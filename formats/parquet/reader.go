@@ -42,6 +42,12 @@ type recordReader struct {
 	// filterWarnings say which predicates were not pushed down and why
 	// (FilterWarnings).
 	filterWarnings []string
+	// filter prunes row groups (selectRowGroups) and, inside them, the
+	// row ranges whose pages cannot match (keptRanges); ranges are the
+	// current group's kept rows (nil: all), ri the one being read.
+	filter *rowGroupFilter
+	ranges []rowRange
+	ri     int
 	// pos is the current row's position in the file (_pos); firstRows the
 	// position of each row group's first row.
 	pos       int64
@@ -143,6 +149,7 @@ func (r *recordReader) selectRowGroups(opts registry.ReadOptions, fileSch *icebe
 			return nil, err
 		}
 		defer func() { r.filterWarnings = filter.warnings }()
+		r.filter = filter
 	}
 	var out []int
 	r.firstRows = make([]int64, len(r.file.meta.RowGroups))
@@ -208,6 +215,10 @@ func (r *recordReader) Next() (rec *data.Record, err error) {
 	r.left--
 	r.row++
 	r.pos++
+	if r.ranges != nil && r.left > 0 && r.pos == r.firstRows[r.groups[r.group]]+r.ranges[r.ri].end {
+		r.ri++
+		r.pos = r.firstRows[r.groups[r.group]] + r.ranges[r.ri].start
+	}
 	if r.reuse && r.last != rec {
 		r.last = rec // only on change: a pointer store per row costs a write barrier
 	}
@@ -226,29 +237,120 @@ func (r *recordReader) nextGroup() error {
 			}
 		}
 	}
-	r.group++
-	if r.group >= len(r.groups) {
-		r.done = true
-		return io.EOF
+	for {
+		r.group++
+		if r.group >= len(r.groups) {
+			r.done = true
+			return io.EOF
+		}
+		skip, err := r.startGroup(r.groups[r.group])
+		if err != nil || !skip {
+			return err
+		}
 	}
-	idx := r.groups[r.group]
+}
+
+// startGroup moves every cursor to row group idx, the kept row ranges of
+// its pages when the filter prunes some. skip says no row can match.
+func (r *recordReader) startGroup(idx int) (skip bool, err error) {
+	rg := &r.file.meta.RowGroups[idx]
 	chunks := r.file.file.RowGroups()[idx].ColumnChunks()
 	for _, c := range r.cursors {
-		if c.col >= len(chunks) {
-			return fmt.Errorf("read %s: row group %d has no chunk for column %q", r.location, idx, c.path)
+		if c.col >= len(chunks) || c.col >= len(rg.Columns) {
+			return false, fmt.Errorf("read %s: row group %d has no chunk for column %q", r.location, idx, c.path)
 		}
-		md := &r.file.meta.RowGroups[idx].Columns[c.col].MetaData
-		if rows := r.file.meta.RowGroups[idx].NumRows; c.vectorSlots > 0 && md.NumValues != rows*c.vectorSlots {
-			return fmt.Errorf("read %s: column %q in row group %d: %d values for %d rows of vector_length %d: the VECTOR repetition disagrees with the data, which is not PR #592's layout", r.location, c.path, idx, md.NumValues, rows, c.vectorSlots)
+		md := &rg.Columns[c.col].MetaData
+		if rows := rg.NumRows; c.vectorSlots > 0 && md.NumValues != rows*c.vectorSlots {
+			return false, fmt.Errorf("read %s: column %q in row group %d: %d values for %d rows of vector_length %d: the VECTOR repetition disagrees with the data, which is not PR #592's layout", r.location, c.path, idx, md.NumValues, rows, c.vectorSlots)
 		}
-		if err := pages.CheckChunk(r.file.src, md, c.leaf.rep, c.leaf.def); err != nil {
-			return fmt.Errorf("read %s: column %q in row group %d: %w", r.location, c.path, idx, err)
-		}
-		c.reset(r.file.src, md, chunks[c.col])
 	}
-	r.left = r.file.meta.RowGroups[idx].NumRows
+	ranges, chunkPages, err := r.pageRanges(rg, idx)
+	if err != nil {
+		return false, err
+	}
+	if ranges != nil && len(ranges) == 0 {
+		return true, nil
+	}
+	for i, c := range r.cursors {
+		md := &rg.Columns[c.col].MetaData
+		if ranges == nil {
+			if err := pages.CheckChunk(r.file.src, md, c.leaf.rep, c.leaf.def); err != nil {
+				return false, fmt.Errorf("read %s: column %q in row group %d: %w", r.location, c.path, idx, err)
+			}
+			c.reset(r.file.src, md, chunks[c.col])
+			continue
+		}
+		if err := checkRangePages(r.file.src, md, chunkPages[i], ranges, c.leaf.rep, c.leaf.def); err != nil {
+			return false, fmt.Errorf("read %s: column %q in row group %d: %w", r.location, c.path, idx, err)
+		}
+		fc, ok := chunks[c.col].(*pq.FileColumnChunk)
+		if !ok {
+			return false, fmt.Errorf("read %s: column %q in row group %d: not a file column chunk", r.location, c.path, idx)
+		}
+		// Loaded, the offset index is what parquet-go seeks by; its bytes
+		// are the ones verifiedPages decoded and checked.
+		if _, err := fc.OffsetIndex(); err != nil {
+			return false, fmt.Errorf("read %s: column %q in row group %d: offset index: %w", r.location, c.path, idx, err)
+		}
+		c.resetRanges(&rangePages{pages: fc.Pages(), chunk: chunkPages[i], ranges: ranges, path: c.path})
+	}
+	r.ranges, r.ri = ranges, 0
+	r.left = rg.NumRows
 	r.pos = r.firstRows[idx]
-	return nil
+	if ranges != nil {
+		r.left = rowsIn(ranges)
+		r.pos += ranges[0].start
+	}
+	return false, nil
+}
+
+// pageRanges are the row ranges of row group idx the filter keeps by its
+// pages' statistics, with each cursor's verified pages; nil when the whole
+// group is read: no filter, nothing pruned, or a column whose pages
+// cannot be sought safely (verifiedPages), which the lab's own decoders
+// (VECTOR repetition, int32Chunk) do not read by pages.
+func (r *recordReader) pageRanges(rg *format.RowGroup, idx int) ([]rowRange, []*chunkPages, error) {
+	if r.filter == nil || len(r.filter.touched) == 0 {
+		return nil, nil, nil
+	}
+	// The columns read first: one that cannot be sought leaves the group
+	// whole before any page index is read.
+	walked := map[int]*chunkPages{}
+	verified := func(col, maxRep int) (*chunkPages, bool, error) {
+		if cp, ok := walked[col]; ok {
+			return cp, true, nil
+		}
+		cp, ok, err := verifiedPages(r.file.src, r.file.size, &rg.Columns[col], maxRep, rg.NumRows)
+		if err != nil {
+			return nil, false, fmt.Errorf("read %s: column %d in row group %d: %w", r.location, col, idx, err)
+		}
+		if ok {
+			walked[col] = cp
+		}
+		return cp, ok, nil
+	}
+	out := make([]*chunkPages, len(r.cursors))
+	for _, repeated := range []bool{true, false} { // the likelier misfits first
+		for i, c := range r.cursors {
+			if (c.leaf.rep > 0) != repeated {
+				continue
+			}
+			md := &rg.Columns[c.col].MetaData
+			if c.vectorSlots > 0 || usesOwnInt32Decoder(md) {
+				return nil, nil, nil
+			}
+			cp, ok, err := verified(c.col, c.leaf.rep)
+			if err != nil || !ok {
+				return nil, nil, err
+			}
+			out[i] = cp
+		}
+	}
+	ranges, err := r.filter.keptRanges(r.file.src, r.file.size, rg, verified)
+	if err != nil || ranges == nil {
+		return nil, nil, err
+	}
+	return ranges, out, nil
 }
 
 func (r *recordReader) columnError(c *cursor, err error) error {
@@ -473,9 +575,13 @@ type cursor struct {
 	// row from one column, so its cursors keep their pages.
 	page    pq.Page
 	release bool
-	buf     []pq.Value
-	pos, n  int
-	eof     bool
+	// ranged is set while the cursor reads a page-pruned chunk
+	// (rangePages): its pages are slices of parquet-go's, which it keeps
+	// and releases itself, so the cursor releases none.
+	ranged bool
+	buf    []pq.Value
+	pos, n int
+	eof    bool
 	// vectorSlots is the vector_length of a vector-repetition column: its
 	// chunks hold that many values per row.
 	vectorSlots int64
@@ -507,12 +613,20 @@ func shareBuffers(cursors []*cursor) {
 // decoder (int32Chunk).
 func (c *cursor) reset(src io.ReaderAt, md *format.ColumnMetaData, chunk pq.ColumnChunk) {
 	c.close()
-	c.values, c.pos, c.n, c.eof = nil, 0, 0, false
+	c.values, c.pos, c.n, c.eof, c.ranged = nil, 0, 0, false, false
 	if usesOwnInt32Decoder(md) {
 		c.values = newInt32Chunk(src, md, c.col, c.leaf.rep, c.leaf.def)
 		return
 	}
 	c.pages = chunk.Pages()
+}
+
+// resetRanges moves the cursor to a chunk read in the row ranges of p,
+// once checkRangePages has passed their pages.
+func (c *cursor) resetRanges(p *rangePages) {
+	c.close()
+	c.values, c.pos, c.n, c.eof, c.ranged = nil, 0, 0, false, true
+	c.pages = p
 }
 
 func (c *cursor) close() {
@@ -526,7 +640,7 @@ func (c *cursor) close() {
 // releasePage is done with the current page: values read from it must not
 // be used afterwards.
 func (c *cursor) releasePage() {
-	if c.page != nil && c.release {
+	if c.page != nil && c.release && !c.ranged {
 		pq.Release(c.page)
 	}
 	c.page = nil

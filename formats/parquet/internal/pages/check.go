@@ -28,61 +28,100 @@ import (
 // and its level runs within its values (checkLevels). maxRep and maxDef are
 // the column's maximum repetition and definition levels.
 func CheckChunk(src io.ReaderAt, md *format.ColumnMetaData, maxRep, maxDef int) error {
-	start := md.DataPageOffset
-	if md.DictionaryPageOffset != 0 {
-		start = md.DictionaryPageOffset // where parquet-go starts reading
-	}
-	end := start + md.TotalCompressedSize
+	start, end := ChunkBounds(md)
 	var scratch []byte // checkCompressed reads page bodies into it
 	for pos := start; pos < end; {
-		h, n, err := ReadHeader(src, pos, end)
+		p, err := ReadPageAt(src, md, pos, end)
 		if err != nil {
-			return fmt.Errorf("page header at offset %d: %w", pos, err)
+			return err
 		}
-		body := end - pos - n
-		if h.CompressedPageSize < 0 || int64(h.CompressedPageSize) > body {
-			return fmt.Errorf("page at offset %d declares %d bytes, the column chunk has %d left", pos, h.CompressedPageSize, body)
+		if err := CheckPage(src, md, p, maxRep, maxDef, &scratch); err != nil {
+			return err
 		}
-		if h.UncompressedPageSize < 0 {
-			return fmt.Errorf("page at offset %d declares a negative uncompressed size %d", pos, h.UncompressedPageSize)
+		pos = p.End()
+	}
+	return nil
+}
+
+// ChunkBounds is where a column chunk's pages begin (its dictionary page,
+// when it has one: where parquet-go starts reading) and end.
+func ChunkBounds(md *format.ColumnMetaData) (start, end int64) {
+	start = md.DataPageOffset
+	if md.DictionaryPageOffset != 0 {
+		start = md.DictionaryPageOffset
+	}
+	return start, start + md.TotalCompressedSize
+}
+
+// PageAt is a page header read at Offset, HeaderLen bytes long, whose
+// sizes and value count were checked against its chunk (ReadPageAt).
+type PageAt struct {
+	Offset    int64
+	HeaderLen int64
+	Header    *format.PageHeader
+}
+
+// End is where the page's body ends: the next page's offset.
+func (p PageAt) End() int64 { return p.Offset + p.HeaderLen + int64(p.Header.CompressedPageSize) }
+
+// ReadPageAt reads the page header at pos of the chunk ending at end and
+// checks what can be checked without the body: its page ends inside the
+// chunk, and it declares no more values than the chunk has.
+func ReadPageAt(src io.ReaderAt, md *format.ColumnMetaData, pos, end int64) (PageAt, error) {
+	h, n, err := ReadHeader(src, pos, end)
+	if err != nil {
+		return PageAt{}, fmt.Errorf("page header at offset %d: %w", pos, err)
+	}
+	body := end - pos - n
+	if h.CompressedPageSize < 0 || int64(h.CompressedPageSize) > body {
+		return PageAt{}, fmt.Errorf("page at offset %d declares %d bytes, the column chunk has %d left", pos, h.CompressedPageSize, body)
+	}
+	if h.UncompressedPageSize < 0 {
+		return PageAt{}, fmt.Errorf("page at offset %d declares a negative uncompressed size %d", pos, h.UncompressedPageSize)
+	}
+	var values int64
+	switch {
+	case h.DataPageHeader.Valid:
+		values = int64(h.DataPageHeader.V.NumValues)
+	case h.DataPageHeaderV2.Valid:
+		v2 := &h.DataPageHeaderV2.V
+		values = int64(v2.NumValues)
+		levels := int64(v2.RepetitionLevelsByteLength) + int64(v2.DefinitionLevelsByteLength)
+		if v2.RepetitionLevelsByteLength < 0 || v2.DefinitionLevelsByteLength < 0 || levels > int64(h.CompressedPageSize) {
+			return PageAt{}, fmt.Errorf("page at offset %d declares %d bytes of levels in a %d-byte page", pos, levels, h.CompressedPageSize)
 		}
-		var values int64
-		switch {
-		case h.DataPageHeader.Valid:
-			values = int64(h.DataPageHeader.V.NumValues)
-		case h.DataPageHeaderV2.Valid:
-			v2 := &h.DataPageHeaderV2.V
-			values = int64(v2.NumValues)
-			levels := int64(v2.RepetitionLevelsByteLength) + int64(v2.DefinitionLevelsByteLength)
-			if v2.RepetitionLevelsByteLength < 0 || v2.DefinitionLevelsByteLength < 0 || levels > int64(h.CompressedPageSize) {
-				return fmt.Errorf("page at offset %d declares %d bytes of levels in a %d-byte page", pos, levels, h.CompressedPageSize)
-			}
-		case h.DictionaryPageHeader.Valid:
-			values = int64(h.DictionaryPageHeader.V.NumValues)
-		}
-		// Levels are decoded into one byte per value: a page cannot hold
-		// more values than its column chunk says it has.
-		if values < 0 || values > md.NumValues {
-			return fmt.Errorf("page at offset %d declares %d values, the column chunk has %d", pos, values, md.NumValues)
-		}
-		if err := checkCompressed(src, md.Codec, h, pos+n, &scratch); err != nil {
-			return fmt.Errorf("page at offset %d: %w", pos, err)
-		}
-		if err := checkLevels(src, md.Codec, h, pos+n, maxRep, maxDef); err != nil {
-			// A page whose bytes were damaged says so before its levels
-			// do: the CRC is checked only here, on the way to an error,
-			// since parquet-go checks it on every page it reads.
-			if h.CRC != 0 {
-				body := make([]byte, h.CompressedPageSize)
-				if rerr := footer.ReadFull(src, body, pos+n); rerr == nil {
-					if _, cerr := CheckCRC(h, body); cerr != nil {
-						err = cerr
-					}
+	case h.DictionaryPageHeader.Valid:
+		values = int64(h.DictionaryPageHeader.V.NumValues)
+	}
+	// Levels are decoded into one byte per value: a page cannot hold
+	// more values than its column chunk says it has.
+	if values < 0 || values > md.NumValues {
+		return PageAt{}, fmt.Errorf("page at offset %d declares %d values, the column chunk has %d", pos, values, md.NumValues)
+	}
+	return PageAt{Offset: pos, HeaderLen: n, Header: h}, nil
+}
+
+// CheckPage checks the body of a page ReadPageAt read: its decompression
+// stays within the size it declares and its level runs within its values.
+// scratch is reused across the pages of a chunk.
+func CheckPage(src io.ReaderAt, md *format.ColumnMetaData, p PageAt, maxRep, maxDef int, scratch *[]byte) error {
+	h, bodyAt := p.Header, p.Offset+p.HeaderLen
+	if err := checkCompressed(src, md.Codec, h, bodyAt, scratch); err != nil {
+		return fmt.Errorf("page at offset %d: %w", p.Offset, err)
+	}
+	if err := checkLevels(src, md.Codec, h, bodyAt, maxRep, maxDef); err != nil {
+		// A page whose bytes were damaged says so before its levels
+		// do: the CRC is checked only here, on the way to an error,
+		// since parquet-go checks it on every page it reads.
+		if h.CRC != 0 {
+			body := make([]byte, h.CompressedPageSize)
+			if rerr := footer.ReadFull(src, body, bodyAt); rerr == nil {
+				if _, cerr := CheckCRC(h, body); cerr != nil {
+					err = cerr
 				}
 			}
-			return fmt.Errorf("page at offset %d: %w", pos, err)
 		}
-		pos += n + int64(h.CompressedPageSize)
+		return fmt.Errorf("page at offset %d: %w", p.Offset, err)
 	}
 	return nil
 }
