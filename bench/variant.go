@@ -34,6 +34,9 @@ type VariantBenchConfig struct {
 	Runs int    // timed runs per measurement, best kept (default 3)
 	// NoDuckDB leaves DuckDB out.
 	NoDuckDB bool
+	// PageBytes is the page size of the page-index measurement's file
+	// (write.parquet.page-size-bytes; default 64 KiB).
+	PageBytes int
 }
 
 // VariantBenchPath is the shredded integer path the path-read measurement reads.
@@ -64,7 +67,17 @@ type VariantBenchResult struct {
 	FilterGroups  int   // row groups the filtered count read
 	// Warnings are the reader's FilterWarnings for the filtered count.
 	Warnings []string
+	// The same filtered count on the same rows written as one row group
+	// of small pages (VariantBenchConfig.PageBytes; shredded only), where
+	// only the page index can prune: the rows and bytes it read, and the
+	// bytes of a full read of that file.
+	PageFilterRows    int
+	PageFilterBytes   int64
+	PageFullBytes     int64
+	PageFilterSeconds float64
+	PageIndexGroups   int // row groups of that file
 }
+
 
 // VariantBenchFilterPath is the path of the selective filter: the event
 // time, which grows with the row number, so that a 1% filter selects a
@@ -249,6 +262,9 @@ func RunVariantBench(cfg VariantBenchConfig) (rep *VariantBenchReport, err error
 	if cfg.Runs <= 0 {
 		cfg.Runs = 3
 	}
+	if cfg.PageBytes <= 0 {
+		cfg.PageBytes = 64 << 10
+	}
 	dir := cfg.Dir
 	if dir == "" {
 		if dir, err = os.MkdirTemp("", "lab-variant-bench-"); err != nil {
@@ -353,6 +369,9 @@ func RunVariantBench(cfg VariantBenchConfig) (rep *VariantBenchReport, err error
 		if l.name == "shredded" {
 			if res.FloorSeconds, err = variantTimed(cfg.Runs, func() error { return readTypedColumn(path, len(values)) }); err != nil {
 				return nil, fmt.Errorf("floor read: %w", err)
+			}
+			if err := pageIndexFilter(dir, values, rep, wantCount, &res); err != nil {
+				return nil, err
 			}
 		}
 		var fr filterRead
@@ -490,6 +509,11 @@ func (r *VariantBenchReport) Markdown() string {
 		if sh.FullBytes > 0 {
 			fs := float64(sh.FilterBytes) / float64(sh.FullBytes)
 			fmt.Fprintf(&sb, "| 1%% filter on a shredded path reads ≤ 5%% of a full scan's bytes | %.2f%% | %s |\n", fs*100, verdict(fs <= 0.05))
+		}
+		if sh.PageFullBytes > 0 {
+			fs := float64(sh.PageFilterBytes) / float64(sh.PageFullBytes)
+			fmt.Fprintf(&sb, "| the same, %d row group(s) of %d KiB pages: the page index alone prunes | %.2f%% (%d of %d rows read, %.1f ms) | %s |\n",
+				sh.PageIndexGroups, r.Config.PageBytes>>10, fs*100, sh.PageFilterRows, r.Config.Rows, sh.PageFilterSeconds*1e3, verdict(fs <= 0.05))
 		}
 		if len(r.DuckDB.Files) == 3 {
 			d := r.DuckDB.Files
@@ -663,9 +687,51 @@ func readTypedColumn(path string, want int) error {
 }
 
 type filterRead struct {
-	count, groups int
-	bytes         int64
-	warnings      []string
+	count, groups, rows int
+	bytes               int64
+	warnings            []string
+}
+
+// pageIndexFilter writes values shredded with Iceberg's default row-group
+// size, so as one row group here, of small pages, and measures the
+// selective filter's count on it, which only the page index can prune.
+func pageIndexFilter(dir string, values []pvariant.Value, rep *VariantBenchReport, wantCount int, res *VariantBenchResult) error {
+	path := filepath.Join(dir, "events-shredded-pages.parquet")
+	props := map[string]string{lparquet.PropShredVariants: "true", lparquet.PropPageBytes: strconv.Itoa(rep.Config.PageBytes)}
+	if err := WriteVariantFile(path, values, props); err != nil {
+		return fmt.Errorf("write the page-index file: %w", err)
+	}
+	var fr filterRead
+	var err error
+	if res.PageFilterSeconds, err = variantTimed(rep.Config.Runs, func() error {
+		fr, err = countFiltered(path, rep.FilterThreshold)
+		return err
+	}); err != nil {
+		return fmt.Errorf("filtered count on the page-index file: %w", err)
+	}
+	if fr.count != wantCount {
+		return fmt.Errorf("page-index file: filtered count %d, want %d", fr.count, wantCount)
+	}
+	counter := &countingIO{}
+	if err := readAllVariantsFrom(registry.InputFile{FS: counter, Location: path}, len(values), values); err != nil {
+		return fmt.Errorf("page-index file: full read: %w", err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	pf, err := pq.OpenFile(f, st.Size(), pq.SkipPageIndex(true))
+	if err != nil {
+		return err
+	}
+	res.PageFilterRows, res.PageFilterBytes, res.PageFullBytes = fr.rows, fr.bytes, counter.n.Load()
+	res.PageIndexGroups = len(pf.RowGroups())
+	return nil
 }
 
 // countFiltered counts the rows whose VariantBenchFilterPath is at least
@@ -703,6 +769,7 @@ func countFiltered(path string, threshold int64) (filterRead, error) {
 		}
 	}
 	out.groups = (rows + variantRowGroupRows - 1) / variantRowGroupRows
+	out.rows = rows
 	out.bytes = counter.n.Load()
 	return out, nil
 }

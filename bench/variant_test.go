@@ -17,9 +17,11 @@ import (
 // TestRunVariantBench runs at 5,000 rows; LAB_VARIANT_BENCH_ROWS=200000
 // (with -v) reproduces the reported figures.
 func TestRunVariantBench(t *testing.T) {
-	cfg := VariantBenchConfig{Rows: 5000, Seed: 7, Dir: t.TempDir(), Runs: 1}
+	// Pages of 2 KiB, so that 5000 rows of the filtered column fill
+	// several.
+	cfg := VariantBenchConfig{Rows: 5000, Seed: 7, Dir: t.TempDir(), Runs: 1, PageBytes: 2 << 10}
 	if n, err := strconv.Atoi(os.Getenv("LAB_VARIANT_BENCH_ROWS")); err == nil && n > 0 {
-		cfg.Rows, cfg.Runs = n, 3
+		cfg.Rows, cfg.Runs, cfg.PageBytes = n, 3, 0
 	}
 	// LAB_VARIANT_BENCH_NODUCKDB=1 leaves DuckDB out, for quick reruns.
 	cfg.NoDuckDB = os.Getenv("LAB_VARIANT_BENCH_NODUCKDB") == "1"
@@ -71,6 +73,10 @@ func TestRunVariantBench(t *testing.T) {
 	if sh.FilterGroups != 1 || len(sh.Warnings) != 0 {
 		t.Errorf("shredded filtered count read %d row groups (want 1), warnings %q", sh.FilterGroups, sh.Warnings)
 	}
+	// One row group of small pages: the page index prunes inside it.
+	if sh.PageIndexGroups != 1 || sh.PageFilterRows <= 0 || sh.PageFilterRows >= cfg.Rows/2 || sh.PageFilterBytes >= sh.PageFullBytes/2 {
+		t.Errorf("page-index file: %d row groups, filtered count read %d of %d rows and %d of %d bytes", sh.PageIndexGroups, sh.PageFilterRows, cfg.Rows, sh.PageFilterBytes, sh.PageFullBytes)
+	}
 	if un.FilterGroups != groups {
 		t.Errorf("unshredded filtered count read %d row groups, want all %d", un.FilterGroups, groups)
 	}
@@ -78,6 +84,8 @@ func TestRunVariantBench(t *testing.T) {
 		t.Errorf("shredded file %d bytes, unshredded %d", sh.FileBytes, un.FileBytes)
 	}
 	switch d := rep.DuckDB; {
+	case cfg.NoDuckDB:
+		t.Log("DuckDB left out: LAB_VARIANT_BENCH_NODUCKDB=1")
 	case d.Missing:
 		t.Logf("DuckDB left out: %s", d.Error)
 	case d.Error != "":
