@@ -78,7 +78,6 @@ type VariantBenchResult struct {
 	PageIndexGroups   int // row groups of that file
 }
 
-
 // VariantBenchFilterPath is the path of the selective filter: the event
 // time, which grows with the row number, so that a 1% filter selects a
 // contiguous 1% of the file.
