@@ -9,6 +9,7 @@ import (
 	"io"
 	"math"
 	"os/exec"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -55,7 +56,7 @@ const (
 	// OpReadRepair is lab read of a variant file with
 	// --variant-invalid repair-key-order.
 	OpReadRepair Op = "lab read (repair-key-order)"
-	opsInOrder      = "lab inspect,lab read,lab read (repair-key-order),read builder,read builder (arrow),lab vector search,lab vector take,lab variant analyze"
+	opsInOrder      = "lab inspect,lab read,lab read (repair-key-order),read builder,read builder (filtered),read builder (arrow),lab vector search,lab vector take,lab variant analyze"
 )
 
 // Ops lists the operations in the matrix's column order.
@@ -96,6 +97,8 @@ func (c *WriterCase) Applies(op Op) bool {
 		return c.Vector != ""
 	case OpAnalyze, OpReadRepair:
 		return c.Variant != ""
+	case OpBuilderFiltered:
+		return slices.Contains(c.Columns, filterID)
 	}
 	return true
 }
@@ -175,6 +178,8 @@ func (l Lab) RunOp(ctx context.Context, c *WriterCase, op Op) Cell {
 		return compareRows(c, rows)
 	case OpBuilder:
 		return builderCell(c)
+	case OpBuilderFiltered:
+		return filteredBuilderCell(c)
 	case OpBuilderArrow:
 		return arrowBuilderCell(c)
 	case OpSearch:

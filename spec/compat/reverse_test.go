@@ -126,6 +126,10 @@ func TestReverseMatrix(t *testing.T) {
 		got[k.id][k.op] = cell.Class
 		counts[cell.Class]++
 		switch cell.Class {
+		case compat.OK:
+			if k.op == string(compat.OpBuilderFiltered) {
+				t.Logf("%s × %s: %s", k.id, k.op, cell.Note) // how many rows the page index pruned
+			}
 		case compat.Wrong, compat.Crash:
 			t.Errorf("%s × %s: %s: %s", k.id, k.op, cell.Class, cell.Note)
 		case compat.Error:
