@@ -17,6 +17,8 @@ import (
 	// FILE columns (PropFileColumns) are written through its binding.
 	_ "github.com/coltype-lab/lab/formats/parquet/filecol"
 	"github.com/coltype-lab/lab/registry"
+	"github.com/coltype-lab/lab/types/file"
+	"github.com/coltype-lab/lab/types/vector"
 )
 
 // Table properties the lab sets or reads.
@@ -36,8 +38,8 @@ const (
 	// on the table, as the writer properties of the same names declare
 	// them on a file: the table's schema holds only the Iceberg storage
 	// types (a struct, fixed[L]).
-	PropFileColumns   = schemaspec.PropFileColumns
-	PropVectorColumns = schemaspec.PropVectorColumns
+	PropFileColumns   = file.PropColumns
+	PropVectorColumns = vector.PropColumns
 )
 
 // DefaultFormatVersion is the format-version of tables the lab creates.
@@ -79,7 +81,7 @@ func (c *Catalog) Create(ctx context.Context, ident itable.Identifier, o CreateO
 	if o.Spec == nil || o.Spec.Schema == nil {
 		return nil, fmt.Errorf("create table %s: a schema is required", name)
 	}
-	spec := &schemaspec.Spec{Schema: o.Spec.Schema, Files: slices.Clone(o.Spec.Files), Vectors: slices.Clone(o.Spec.Vectors)}
+	spec := &schemaspec.Spec{Schema: o.Spec.Schema, Decls: slices.Clone(o.Spec.Decls)}
 	if err := spec.Declare(o.Properties); err != nil {
 		return nil, fmt.Errorf("create table %s: %w", name, err)
 	}
@@ -126,7 +128,7 @@ func (c *Catalog) Create(ctx context.Context, ident itable.Identifier, o CreateO
 // metrics for VECTOR columns, then the caller's, then the declarations.
 func tableProperties(spec *schemaspec.Spec, given map[string]string) iceberg.Properties {
 	props := iceberg.Properties{PropFormatVersion: strconv.Itoa(DefaultFormatVersion)}
-	for _, v := range spec.Vectors {
+	for _, v := range vector.Columns(spec.Decls) {
 		props[registry.MetricsColumnKeyPrefix+v.Column] = "counts"
 	}
 	maps.Copy(props, given)

@@ -9,6 +9,8 @@ import (
 
 	"github.com/apache/iceberg-go"
 	itable "github.com/apache/iceberg-go/table"
+	"github.com/coltype-lab/lab/types/file"
+	"github.com/coltype-lab/lab/types/vector"
 )
 
 // Description is what lab table describe prints; the JSON names are stable.
@@ -53,11 +55,11 @@ func (t *Table) Describe() (*Description, error) {
 	md := t.tbl.Metadata()
 	d := &Description{
 		Name: t.Name(), Location: t.Location(), FormatVersion: md.Version(),
-		Schema: spec.Schema, FileColumns: slices.Clone(spec.Files),
+		Schema: spec.Schema, FileColumns: file.Columns(spec.Decls),
 		FooterAnnotations: t.FooterAnnotations(), Partition: md.PartitionSpec(),
 		Properties: maps.Clone(map[string]string(md.Properties())), NextRowID: md.NextRowID(),
 	}
-	for _, v := range spec.Vectors {
+	for _, v := range vector.Columns(spec.Decls) {
 		d.VectorColumns = append(d.VectorColumns, v.String())
 	}
 	if s := md.CurrentSnapshot(); s != nil {

@@ -105,7 +105,7 @@ func TestRESTRoundTrip(t *testing.T) {
 	}
 	props := tbl.Iceberg().Properties()
 	for k, want := range map[string]string{
-		PropFileColumns: "img", PropVectorColumns: "emb:float32:4",
+		PropFileColumns: "img", PropVectorColumns: "emb:vector<float32,4>",
 		"write.metadata.metrics.column.emb": "counts",
 	} {
 		if props[k] != want {
@@ -169,7 +169,7 @@ func TestRESTRoundTrip(t *testing.T) {
 	if len(d.Snapshots) != 2 || d.NextRowID != 3 || d.FormatVersion != 3 || d.CurrentSnapshotID == nil || *d.CurrentSnapshotID != c2.SnapshotID {
 		t.Errorf("describe: %d snapshots, next row id %d, v%d, current %v", len(d.Snapshots), d.NextRowID, d.FormatVersion, d.CurrentSnapshotID)
 	}
-	if !slices.Equal(d.FileColumns, []string{"img"}) || !slices.Equal(d.VectorColumns, []string{"emb:float32:4"}) {
+	if !slices.Equal(d.FileColumns, []string{"img"}) || !slices.Equal(d.VectorColumns, []string{"emb:vector<float32,4>"}) {
 		t.Errorf("describe: file columns %v, vector columns %v", d.FileColumns, d.VectorColumns)
 	}
 	files, err := reloaded.Files(ctx, 0)

@@ -82,7 +82,7 @@ func (t *Table) Search(ctx context.Context, o SearchOptions) (*SearchResult, err
 	if err != nil {
 		return nil, err
 	}
-	decl, err := searchColumn(t.Name(), spec.Vectors, o.Column, !o.CaseInsensitive)
+	decl, err := searchColumn(t.Name(), vector.Columns(spec.Decls), o.Column, !o.CaseInsensitive)
 	if err != nil {
 		return nil, err
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/apache/iceberg-go"
 	itable "github.com/apache/iceberg-go/table"
 
+	"github.com/coltype-lab/lab/data/coltype"
 	"github.com/coltype-lab/lab/data/schemaspec"
 )
 
@@ -66,15 +67,14 @@ func (t *Table) declarations(schema *iceberg.Schema) map[string]string {
 		return slices.ContainsFunc(schema.Fields(), func(f iceberg.NestedField) bool { return f.Name == name })
 	}
 	var files, vectors []string
-	for _, f := range strings.Split(props[PropFileColumns], ",") {
-		if f = strings.TrimSpace(f); f != "" && top(f) {
+	for _, f := range coltype.SplitList(props[PropFileColumns]) {
+		if top(f) {
 			files = append(files, f)
 		}
 	}
-	for _, v := range strings.Split(props[PropVectorColumns], ",") {
-		v = strings.TrimSpace(v)
+	for _, v := range coltype.SplitList(props[PropVectorColumns]) { // commas inside <> are a declaration's
 		name, _, _ := strings.Cut(v, ":")
-		if v != "" && top(name) {
+		if top(strings.TrimSpace(name)) {
 			vectors = append(vectors, v)
 		}
 	}

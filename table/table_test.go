@@ -164,7 +164,7 @@ func TestRoundTrip(t *testing.T) {
 	}
 	props := tbl.Iceberg().Properties()
 	for k, want := range map[string]string{
-		PropFileColumns: "img", PropVectorColumns: "emb:float32:4",
+		PropFileColumns: "img", PropVectorColumns: "emb:vector<float32,4>",
 		"write.metadata.metrics.column.emb": "counts",
 	} {
 		if props[k] != want {

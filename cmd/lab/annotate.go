@@ -24,7 +24,7 @@ func newAnnotateCommand(_ *viper.Viper) *cobra.Command {
 	var files, vectors []string
 	var force, allowVectorRepetition bool
 	cmd := &cobra.Command{
-		Use:   "annotate IN.parquet OUT.parquet --file COLUMN ... --vector COLUMN:dim=N[,key=value...] ...",
+		Use:   "annotate IN.parquet OUT.parquet --file COLUMN ... --vector 'COLUMN:vector<ELEMENT,DIM>[;key=value...]' ...",
 		Short: "Add FILE and VECTOR annotations to an existing Parquet file by rewriting only its footer",
 		Long: `Annotate copies IN to OUT with FILE and VECTOR logical types added to the
 footer. Every byte before the footer is copied unchanged (and compared after
@@ -35,12 +35,13 @@ COLUMN is a dotted path from the root (a.b.c).
 
   --file COLUMN     FILE (union id 19) on a group whose children are a subset
                     of uri, offset, size, content_type, checksum, inline.
-  --vector COLUMN:key=value,...
+  --vector COLUMN:vector<ELEMENT,DIM>[;key=value...]
                     VECTOR on a 3-level list group (group, repeated middle
-                    group, one element). Keys:
-                      dim=N        vector length (required)
-                      element=T    float32, float64, float16 or int8: check
-                                   that the element column has that type
+                    group, one element): DIM elements of ELEMENT (float32,
+                    float64, float16 or int8), which the element column's
+                    type is checked against. The declaration is spelt as in
+                    schemas and write.parquet.vector-columns; settings may
+                    follow, each after a ";":
                       id=N         the VECTOR union id (default 20; not 1-19)
                       layout=L     list (default: the middle group stays
                                    REPEATED, every reader still reads a list)
@@ -56,8 +57,8 @@ beside OUT under a temporary name and renamed, so a refusal or failure leaves
 nothing behind. Refused: footers that do not re-encode byte-identically,
 encrypted files, edits that change the schema's shape, and columns of the
 wrong structure or type.`,
-		Example: `  lab annotate in.parquet out.parquet --file doc --vector emb:dim=768,element=float32
-  lab annotate in.parquet out.parquet --vector a.emb:dim=4,id=33 --vector b:dim=8 --force`,
+		Example: `  lab annotate in.parquet out.parquet --file doc --vector 'emb:vector<float32,768>'
+  lab annotate in.parquet out.parquet --vector 'a.emb:vector<float32,4>;id=33' --vector 'b:vector<int8,8>;layout=list' --force`,
 		Args: usageArgs(cobra.ExactArgs(2)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var anns []annotate.Request
@@ -83,13 +84,13 @@ wrong structure or type.`,
 				}
 			}
 			if len(anns) == 0 {
-				return usageError{errors.New("nothing to annotate: give --file COLUMN or --vector COLUMN:dim=N")}
+				return usageError{errors.New("nothing to annotate: give --file COLUMN or --vector COLUMN:vector<ELEMENT,DIM>")}
 			}
 			return annotateFile(cmd.OutOrStdout(), args[0], args[1], anns, force, allowVectorRepetition)
 		},
 	}
 	cmd.Flags().StringArrayVar(&files, "file", nil, "annotate the group COLUMN as FILE (repeatable)")
-	cmd.Flags().StringArrayVar(&vectors, "vector", nil, "annotate COLUMN as VECTOR: COLUMN:dim=N[,element=T][,id=N][,layout=L] (repeatable)")
+	cmd.Flags().StringArrayVar(&vectors, "vector", nil, "annotate COLUMN as VECTOR: COLUMN:vector<ELEMENT,DIM>[;id=N][;layout=L] (repeatable)")
 	cmd.Flags().BoolVar(&force, "force", false, "replace OUT if it exists")
 	cmd.Flags().BoolVar(&allowVectorRepetition, "allow-vector-repetition", false,
 		"let layout=vector-repetition change the middle group's repetition (only for data written with VECTOR levels)")
@@ -115,43 +116,28 @@ func parseFileFlag(s string) (annotate.Request, error) {
 	return annotate.Request{Name: "--file " + s, Path: path, Annotation: footer.Annotation{Kind: footer.KindFile}}, nil
 }
 
+// parseVectorFlag reads --vector COLUMN:vector<ELEMENT,DIM>[;id=N][;layout=L]
+// with types/vector's one declaration parser.
 func parseVectorFlag(s string) (annotate.Request, error) {
-	col, params, _ := strings.Cut(s, ":")
 	a := annotate.Request{Name: "--vector " + s, Annotation: footer.Annotation{Kind: footer.KindVector}}
 	fail := func(format string, args ...any) (annotate.Request, error) {
 		return annotate.Request{}, fmt.Errorf("--vector %q: %s", s, fmt.Sprintf(format, args...))
 	}
-	var err error
-	if a.Path, err = columnPath(col); err != nil {
+	if col, params, ok := strings.Cut(s, ":"); ok && strings.Contains(params, "dim=") {
+		return fail("the COLUMN:dim=N,element=T form is gone: write '%s:vector<ELEMENT,DIM>[;id=N][;layout=L]'", col)
+	}
+	d, settings, err := vector.ParseDeclarationSettings(s)
+	if err != nil {
 		return fail("%v", err)
 	}
-	seen := map[string]bool{}
+	if a.Path, err = columnPath(d.Column); err != nil {
+		return fail("%v", err)
+	}
+	a.Annotation.VectorLength = int32(d.Dim) // at most vector.MaxDim
+	a.Element = d.Element
 	flba := false
-	for kv := range strings.SplitSeq(params, ",") {
-		if kv == "" {
-			continue
-		}
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok {
-			return fail("parameter %q is not key=value", kv)
-		}
-		if seen[k] {
-			return fail("parameter %s given twice", k)
-		}
-		seen[k] = true
-		switch k {
-		case "dim":
-			n, err := strconv.ParseInt(v, 10, 32)
-			if err != nil || n <= 0 {
-				return fail("dim=%s is not a positive integer", v)
-			}
-			a.Annotation.VectorLength = int32(n)
-		case "element":
-			t, err := vector.ParseElementType(v)
-			if err != nil {
-				return fail("%v", err)
-			}
-			a.Element = t
+	for _, kv := range settings {
+		switch k, v := kv.Key, kv.Value; k {
 		case "id":
 			n, err := strconv.Atoi(v)
 			if err != nil {
@@ -173,22 +159,13 @@ func parseVectorFlag(s string) (annotate.Request, error) {
 				return fail("layout=%s: want list, vector-repetition or flba", v)
 			}
 		default:
-			return fail("unknown parameter %q (want dim, element, id, layout)", k)
+			return fail("column %q: unknown setting %q (want id, layout)", d.Column, k)
 		}
-	}
-	if a.Annotation.VectorLength == 0 {
-		return fail("dim=N is required (the vector length)")
 	}
 	if flba {
 		// A FIXED_LEN_BYTE_ARRAY cell does not say what its bytes are: the
-		// element type must be given, and the leaf must be dim x width long.
-		if a.Element == 0 {
-			return fail("layout=flba needs element=float32|float64|float16|int8")
-		}
-		name, ok := a.Element.ParquetElement()
-		if !ok {
-			return fail("element=%s has no Parquet type; a FIXED_LEN_BYTE_ARRAY vector cannot hold it", a.Element)
-		}
+		// declared element names them, and the leaf must be dim x width long.
+		name, _ := a.Element.ParquetElement() // the parser admits only elements that have one
 		a.Annotation.Element = name
 		a.Element = 0 // Element is checked against list elements; the codec checks the leaf length
 		a.FLBA = true

@@ -130,13 +130,13 @@ func TestInspectAndAnnotateCLI(t *testing.T) {
 	})
 	t.Run("annotate --help", func(t *testing.T) {
 		out, _, code := run(t, bin, work, "annotate", "--help")
-		if code != 0 || !strings.Contains(out, "lab annotate in.parquet out.parquet --file doc --vector emb:dim=768,element=float32") {
+		if code != 0 || !strings.Contains(out, "lab annotate in.parquet out.parquet --file doc --vector 'emb:vector<float32,768>'") {
 			t.Errorf("exit %d:\n%s", code, out)
 		}
 	})
 
 	t.Run("annotate then inspect", func(t *testing.T) {
-		out, errOut, code := run(t, bin, work, "annotate", "in.parquet", "out.parquet", "--file", "doc", "--vector", "emb:dim=4,element=float32")
+		out, errOut, code := run(t, bin, work, "annotate", "in.parquet", "out.parquet", "--file", "doc", "--vector", "emb:vector<float32,4>")
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, errOut)
 		}
@@ -196,8 +196,8 @@ func TestInspectAndAnnotateCLI(t *testing.T) {
 		}
 	})
 	t.Run("vector id and VECTOR repetition", func(t *testing.T) {
-		_, errOut, code := run(t, bin, work, "annotate", "in.parquet", "vr.parquet", "--vector", "emb:dim=4,id=33,layout=vector-repetition",
-			"--allow-vector-repetition", "--vector", "emb2:dim=2,element=float64")
+		_, errOut, code := run(t, bin, work, "annotate", "in.parquet", "vr.parquet", "--vector", "emb:vector<float32,4>;id=33;layout=vector-repetition",
+			"--allow-vector-repetition", "--vector", "emb2:vector<float64,2>")
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, errOut)
 		}
@@ -225,11 +225,11 @@ func TestInspectAndAnnotateCLI(t *testing.T) {
 			t.Fatal(err)
 		}
 		writeFile(t, filepath.Join(work, "flba.parquet"), buf.Bytes())
-		if _, errOut, code := run(t, bin, work, "annotate", "flba.parquet", "flba-out.parquet", "--vector", "vec:dim=3,element=float32,layout=flba"); code != 1 ||
+		if _, errOut, code := run(t, bin, work, "annotate", "flba.parquet", "flba-out.parquet", "--vector", "vec:vector<float32,3>;layout=flba"); code != 1 ||
 			!strings.Contains(errOut, "16") {
 			t.Errorf("dim x width != 16 bytes: exit %d: %s", code, errOut)
 		}
-		if _, errOut, code := run(t, bin, work, "annotate", "flba.parquet", "flba-out.parquet", "--vector", "vec:dim=4,element=float32,layout=flba"); code != 0 {
+		if _, errOut, code := run(t, bin, work, "annotate", "flba.parquet", "flba-out.parquet", "--vector", "vec:vector<float32,4>;layout=flba"); code != 0 {
 			t.Fatalf("exit %d: %s", code, errOut)
 		}
 		out, _, _ := run(t, bin, work, "inspect", "flba-out.parquet")
@@ -272,26 +272,28 @@ func TestInspectAndAnnotateCLI(t *testing.T) {
 
 		{"annotate: nothing to do", []string{"annotate", "in.parquet", "x.parquet"}, 2, "nothing to annotate"},
 		{"annotate: one argument", []string{"annotate", "in.parquet", "--file", "doc"}, 2, "accepts 2 arg(s), received 1"},
-		{"annotate: no dim", []string{"annotate", "in.parquet", "x.parquet", "--vector", "emb"}, 2, "dim=N is required"},
-		{"annotate: bad dim", []string{"annotate", "in.parquet", "x.parquet", "--vector", "emb:dim=-1"}, 2, "dim=-1 is not a positive integer"},
-		{"annotate: unknown parameter", []string{"annotate", "in.parquet", "x.parquet", "--vector", "emb:dim=4,size=3"}, 2, `unknown parameter "size"`},
-		{"annotate: bad element", []string{"annotate", "in.parquet", "x.parquet", "--vector", "emb:dim=4,element=float8"}, 2, `unknown element type "float8"`},
-		{"annotate: id in parquet-format's range", []string{"annotate", "in.parquet", "x.parquet", "--vector", "emb:dim=4,id=5"}, 2, "VECTOR union id 5 is not usable"},
-		{"annotate: flba without element", []string{"annotate", "in.parquet", "x.parquet", "--vector", "emb:dim=4,layout=flba"}, 2, "layout=flba needs element="},
-		{"annotate: flba on a list", []string{"annotate", "in.parquet", "x.parquet", "--vector", "emb:dim=4,element=float32,layout=flba"}, 1, "FIXED_LEN_BYTE_ARRAY"},
-		{"annotate: same column twice", []string{"annotate", "in.parquet", "x.parquet", "--file", "doc", "--vector", "doc:dim=2"}, 2,
-			"--file doc and --vector doc:dim=2 annotate the same column"},
+		{"annotate: no type", []string{"annotate", "in.parquet", "x.parquet", "--vector", "emb"}, 2, `column "emb": no type: want emb:vector<ELEMENT,DIM>`},
+		{"annotate: bad dim", []string{"annotate", "in.parquet", "x.parquet", "--vector", "emb:vector<float32,-1>"}, 2, `column "emb": dimension "-1" is not a positive integer`},
+		{"annotate: the old form", []string{"annotate", "in.parquet", "x.parquet", "--vector", "emb:dim=4,element=float32"}, 2, "write 'emb:vector<ELEMENT,DIM>[;id=N][;layout=L]'"},
+		{"annotate: legacy spelling", []string{"annotate", "in.parquet", "x.parquet", "--vector", "emb:float32:4;layout=flba"}, 1, "FIXED_LEN_BYTE_ARRAY"},
+		{"annotate: unknown setting", []string{"annotate", "in.parquet", "x.parquet", "--vector", "emb:vector<float32,4>;size=3"}, 2, `column "emb": unknown setting "size"`},
+		{"annotate: setting twice", []string{"annotate", "in.parquet", "x.parquet", "--vector", "emb:vector<float32,4>;id=33;id=34"}, 2, `column "emb": setting id given twice`},
+		{"annotate: bad element", []string{"annotate", "in.parquet", "x.parquet", "--vector", "emb:vector<float8,4>"}, 2, `unknown element type "float8"`},
+		{"annotate: id in parquet-format's range", []string{"annotate", "in.parquet", "x.parquet", "--vector", "emb:vector<float32,4>;id=5"}, 2, "VECTOR union id 5 is not usable"},
+		{"annotate: flba on a list", []string{"annotate", "in.parquet", "x.parquet", "--vector", "emb:vector<float32,4>;layout=flba"}, 1, "FIXED_LEN_BYTE_ARRAY"},
+		{"annotate: same column twice", []string{"annotate", "in.parquet", "x.parquet", "--file", "doc", "--vector", "doc:vector<int8,2>"}, 2,
+			"--file doc and --vector doc:vector<int8,2> annotate the same column"},
 		{"annotate: empty column", []string{"annotate", "in.parquet", "x.parquet", "--file", "a..b"}, 2, "has an empty name"},
 
-		{"annotate: wrong element type", []string{"annotate", "in.parquet", "x.parquet", "--vector", "emb2:dim=2,element=float32"}, 1,
+		{"annotate: wrong element type", []string{"annotate", "in.parquet", "x.parquet", "--vector", "emb2:vector<float32,2>"}, 1,
 			"the element column emb2.list.element is float64, not float32"},
 		{"annotate: FILE on a struct of other fields", []string{"annotate", "in.parquet", "x.parquet", "--file", "addr"}, 1,
 			`FILE group child "street" is not one of uri, offset, size, content_type, checksum, inline`},
 		{"annotate: FILE on a leaf", []string{"annotate", "in.parquet", "x.parquet", "--file", "id"}, 1, "FILE annotates a group, and this is a INT64 leaf"},
-		{"annotate: VECTOR on a struct", []string{"annotate", "in.parquet", "x.parquet", "--vector", "addr:dim=2"}, 1,
+		{"annotate: VECTOR on a struct", []string{"annotate", "in.parquet", "x.parquet", "--vector", "addr:vector<float32,2>"}, 1,
 			"exactly one child (the middle group), this one has 2"},
 		{"annotate: no such column", []string{"annotate", "in.parquet", "x.parquet", "--file", "missing"}, 1, `column path missing not found`},
-		{"annotate: shape change", []string{"annotate", "in.parquet", "x.parquet", "--vector", "emb:dim=4,layout=vector-repetition"}, 1,
+		{"annotate: shape change", []string{"annotate", "in.parquet", "x.parquet", "--vector", "emb:vector<float32,4>;layout=vector-repetition"}, 1,
 			"needs AllowVectorRepetition"},
 		{"annotate: not byte-identical", []string{"annotate", "unknown-field.parquet", "x.parquet", "--file", "doc"}, 1,
 			"does not re-encode byte-identically"},

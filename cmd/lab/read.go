@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/viper"
 
 	"github.com/coltype-lab/lab/data"
+	"github.com/coltype-lab/lab/data/coltype"
 	"github.com/coltype-lab/lab/data/jsonrow"
 	"github.com/coltype-lab/lab/data/schemaspec"
 	"github.com/coltype-lab/lab/formats/parquet"
@@ -265,40 +266,26 @@ func readFileSpec(in registry.InputFile, shown string, format registry.FileForma
 }
 
 // selectColumns is spec narrowed to the named columns (dotted for nested
-// fields), its FILE and VECTOR columns kept; an unknown name is a usage
-// error naming the file's columns.
+// fields), its columns of registered types kept (a FILE column with the
+// children selected); an unknown name is a usage error naming the file's
+// columns.
 func selectColumns(spec *schemaspec.Spec, shown string, columns []string) (*schemaspec.Spec, error) {
 	sel, err := spec.Schema.Select(true, columns...)
 	if err != nil {
 		return nil, usageError{fmt.Errorf("--columns: %w (columns: %s)", err, strings.Join(topLevelNames(spec.Schema), ", "))}
 	}
-	out, err := schemaspec.FromSchema(sel, projectedFiles(spec, sel), projectedVectors(spec, sel))
+	var decls []coltype.Decl
+	for _, d := range spec.Decls {
+		if f, ok := sel.FindFieldByName(d.ColumnName()); ok {
+			if st, ok := f.Type.(*iceberg.StructType); ok && len(st.FieldList) == 0 {
+				continue // nothing of the column is read
+			}
+			decls = append(decls, d)
+		}
+	}
+	out, err := schemaspec.FromSchema(sel, decls)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", shown, err)
 	}
 	return out, nil
-}
-
-func projectedFiles(spec *schemaspec.Spec, proj *iceberg.Schema) []string {
-	var out []string
-	for _, name := range spec.Files {
-		if f, ok := proj.FindFieldByName(name); ok {
-			if _, whole := spec.Schema.FindFieldByID(f.ID); whole {
-				if st, ok := f.Type.(*iceberg.StructType); ok && len(st.FieldList) > 0 {
-					out = append(out, name)
-				}
-			}
-		}
-	}
-	return out
-}
-
-func projectedVectors(spec *schemaspec.Spec, proj *iceberg.Schema) []schemaspec.Vector {
-	var out []schemaspec.Vector
-	for _, v := range spec.Vectors {
-		if _, ok := proj.FindFieldByName(v.Column); ok {
-			out = append(out, v)
-		}
-	}
-	return out
 }

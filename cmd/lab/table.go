@@ -22,6 +22,7 @@ import (
 	"github.com/coltype-lab/lab/data/jsonrow"
 	"github.com/coltype-lab/lab/data/schemaspec"
 	"github.com/coltype-lab/lab/table"
+	"github.com/coltype-lab/lab/types/vector"
 )
 
 func init() { commands = append(commands, newTableCommand) }
@@ -506,9 +507,8 @@ func printDescription(w io.Writer, d *table.Description) error {
 			typ = "file: " + typ
 		}
 		for _, vc := range d.VectorColumns {
-			if name, decl, _ := strings.Cut(vc, ":"); name == f.Name {
-				elem, dim, _ := strings.Cut(decl, ":")
-				typ = fmt.Sprintf("vector<%s,%s>: %s", elem, dim, typ)
+			if v, err := vector.ParseDeclaration(vc); err == nil && v.Column == f.Name {
+				typ = v.TypeName() + ": " + typ
 			}
 		}
 		req := "optional"

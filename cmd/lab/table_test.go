@@ -113,7 +113,7 @@ func TestTableCLI(t *testing.T) {
 		t.Fatal(err)
 	}
 	if d.FormatVersion != 3 || len(d.Snapshots) != 2 || d.FooterAnnotations ||
-		!slices.Equal(d.VectorColumns, []string{"emb:float32:3"}) || !slices.Equal(d.FileColumns, []string{"img"}) ||
+		!slices.Equal(d.VectorColumns, []string{"emb:vector<float32,3>"}) || !slices.Equal(d.FileColumns, []string{"img"}) ||
 		d.Properties["write.metadata.metrics.column.emb"] != "counts" {
 		t.Errorf("describe: %+v", d)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/viper"
 
 	"github.com/coltype-lab/lab/data"
+	"github.com/coltype-lab/lab/data/coltype"
 	"github.com/coltype-lab/lab/data/jsonrow"
 	"github.com/coltype-lab/lab/data/schemaspec"
 	"github.com/coltype-lab/lab/formats/avro"
@@ -50,9 +51,11 @@ Compact form:
 ` + indentBlock(schemaspec.CompactSyntax, "  ") + `
 
 FILE and VECTOR columns become the Parquet model's declarations
-(write.parquet.file-columns, write.parquet.vector-columns): a FILE column is a
-struct of FILE children annotated FILE, a VECTOR column is fixed[dim x width]
-annotated VECTOR. Plain Iceberg JSON can declare them with --property instead.
+(write.parquet.file-columns=img, write.parquet.vector-columns=emb:vector<float32,768>):
+a FILE column is a struct of FILE children annotated FILE, a VECTOR column is
+fixed[dim x width] annotated VECTOR. Plain Iceberg JSON can declare them with
+--property instead, e.g. -p 'write.parquet.vector-columns=emb:vector<float32,768>,b:vector<int8,16>'
+(the legacy emb:float32:768 is read too).
 VARIANT columns are shredded with --shred-variants (Parquet only). In Avro
 files the declarations go in the header (lab.file-columns, lab.vector-columns).
 
@@ -213,16 +216,24 @@ func runWrite(cmd *cobra.Command, o writeOptions) error {
 	if err != nil {
 		return usageError{err}
 	}
-	if o.checkRefs && len(spec.Files) > 0 {
+	if o.checkRefs && len(file.Columns(spec.Decls)) > 0 {
 		res, err := newCLIResolver(filepath.Dir(outAbs), o.policy)
 		if err != nil {
 			return fmt.Errorf("FILE reference policy: %w", err)
 		}
-		codec.CheckFile = func(_ string, fv *file.Value) error {
+		codec.Check = func(_ string, d coltype.Decl, v any) error {
+			fd, ok := d.(file.Decl)
+			if !ok {
+				return nil
+			}
+			fv, err := fd.Value(v)
+			if err != nil {
+				return err
+			}
 			if !fv.IsSet(file.FieldURI) {
 				return nil
 			}
-			_, err := res.ParseReference(*fv.URI)
+			_, err = res.ParseReference(*fv.URI)
 			return err
 		}
 	}
@@ -239,8 +250,9 @@ func runWrite(cmd *cobra.Command, o writeOptions) error {
 	}
 	b.Schema(spec.Schema).SetAll(writerProperties(format, spec, o))
 	if format == registry.AVRO {
-		if p := spec.Properties(); len(p) > 0 {
-			b.Meta(specread.AvroFileColumnsKey, p[schemaspec.PropFileColumns]).Meta(specread.AvroVectorColumnsKey, p[schemaspec.PropVectorColumns])
+		header := specread.AvroHeader(spec)
+		for _, k := range slices.Sorted(maps.Keys(header)) {
+			b.Meta(k, header[k])
 		}
 	}
 	if o.overwrite {

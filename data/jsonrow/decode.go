@@ -1,13 +1,11 @@
 package jsonrow
 
 import (
-	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"math"
 	"math/big"
-	"strconv"
 	"strings"
 	"time"
 
@@ -17,13 +15,8 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/coltype-lab/lab/data"
-	"github.com/coltype-lab/lab/data/schemaspec"
-	"github.com/coltype-lab/lab/types/vector"
+	"github.com/coltype-lab/lab/data/coltype"
 )
-
-// nonFinite are the strings that stand for the floats JSON numbers cannot
-// write (the convention of Protocol Buffers' and Avro's JSON encodings).
-var nonFinite = []string{"NaN", "Infinity", "-Infinity"}
 
 func want(what string, n *node) error {
 	return fmt.Errorf("want %s, got %s", what, describe(n))
@@ -255,46 +248,17 @@ func parseInt(n *node, bits int, name string) (int64, error) {
 	if n.kind != kNumber {
 		return 0, want("an integer", n)
 	}
-	v, err := strconv.ParseInt(n.text, 10, bits)
-	if err != nil {
-		if errors.Is(err, strconv.ErrRange) {
-			return 0, fmt.Errorf("%s is out of range for %s", n.text, name)
-		}
-		return 0, fmt.Errorf("%s is not an integer (%s holds whole numbers)", n.text, name)
-	}
-	return v, nil
+	return coltype.ParseIntText(n.text, bits, name)
 }
 
 func parseFloat(n *node, bits int, name string) (float64, error) {
 	switch n.kind {
 	case kString:
-		switch n.text {
-		case "NaN":
-			return math.NaN(), nil
-		case "Infinity":
-			return math.Inf(1), nil
-		case "-Infinity":
-			return math.Inf(-1), nil
-		}
-		return 0, fmt.Errorf(`%q is not a number (non-finite values are "NaN", "Infinity", "-Infinity")`, n.text)
+		return coltype.ParseNonFinite(n.text)
 	case kNumber:
-	default:
-		return 0, want("a number", n)
+		return coltype.ParseFloatText(n.text, bits, name)
 	}
-	if strings.ContainsAny(n.text, "iInN") { // ParseFloat's own "inf", "nan"
-		return 0, fmt.Errorf("%s is not a number", n.text)
-	}
-	v, err := strconv.ParseFloat(n.text, bits)
-	if err != nil {
-		if errors.Is(err, strconv.ErrRange) && !math.IsInf(v, 0) {
-			return v, nil // underflow rounds toward zero, as any float parse does
-		}
-		if errors.Is(err, strconv.ErrRange) {
-			return 0, fmt.Errorf("%s is out of range for %s", n.text, name)
-		}
-		return 0, fmt.Errorf("%s is not a number", n.text)
-	}
-	return v, nil
+	return 0, want("a number", n)
 }
 
 // parseDecimal reads a decimal exactly: digits with an optional point, no
@@ -375,54 +339,4 @@ func parseHex(n *node, length int) ([]byte, error) {
 		return nil, fmt.Errorf("%d bytes, fixed[%d] needs %d", len(b), length, length)
 	}
 	return b, nil
-}
-
-// decodeVector reads a VECTOR value, a JSON array of exactly dim numbers,
-// into its fixed bytes: each element little-endian (types/vector).
-func decodeVector(v schemaspec.Vector, n *node) ([]byte, error) {
-	if n.kind != kArray {
-		return nil, want(fmt.Sprintf("a JSON array of %d numbers (%s)", v.Dim, v.TypeName()), n)
-	}
-	if len(n.elems) != v.Dim {
-		return nil, fmt.Errorf("%d values, want %d", len(n.elems), v.Dim)
-	}
-	out := make([]byte, v.Element.VectorBytes(v.Dim))
-	for i, e := range n.elems {
-		if e.kind == kNull {
-			return nil, fmt.Errorf("element %d is null; VECTOR elements are never null", i)
-		}
-		var err error
-		switch v.Element {
-		case vector.Float32:
-			var f float64
-			if f, err = parseFloat(e, 32, "float32"); err == nil {
-				binary.LittleEndian.PutUint32(out[4*i:], math.Float32bits(float32(f)))
-			}
-		case vector.Float64:
-			var f float64
-			if f, err = parseFloat(e, 64, "float64"); err == nil {
-				binary.LittleEndian.PutUint64(out[8*i:], math.Float64bits(f))
-			}
-		case vector.Float16:
-			var f float64
-			if f, err = parseFloat(e, 32, "float16"); err == nil {
-				h := vector.Float16FromFloat32(float32(f))
-				if back := h.Float32(); math.IsInf(float64(back), 0) && !math.IsInf(f, 0) {
-					err = fmt.Errorf("%s is out of range for float16 (largest finite: 65504)", e.text)
-				}
-				binary.LittleEndian.PutUint16(out[2*i:], uint16(h))
-			}
-		case vector.Int8:
-			var x int64
-			if x, err = parseInt(e, 8, "int8"); err == nil {
-				out[i] = byte(int8(x))
-			}
-		default:
-			err = fmt.Errorf("element type %s is not supported", v.Element)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("element %d: %w", i, err)
-		}
-	}
-	return out, nil
 }

@@ -1,10 +1,8 @@
 package jsonrow
 
 import (
-	"encoding/binary"
 	"encoding/hex"
 	"fmt"
-	"math"
 	"strconv"
 	"unicode/utf8"
 
@@ -13,8 +11,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/coltype-lab/lab/data"
-	"github.com/coltype-lab/lab/data/schemaspec"
-	"github.com/coltype-lab/lab/types/vector"
+	"github.com/coltype-lab/lab/data/coltype"
 )
 
 // AppendJSON appends rec as one JSON object, without a newline: every
@@ -29,8 +26,10 @@ func (c *Codec) AppendJSON(dst []byte, rec *data.Record) ([]byte, error) {
 		dst = append(dst, ':')
 		v := rec.Get(i)
 		var err error
-		if vec, ok := c.spec.Vector(f.Name); ok && v != nil {
-			dst, err = appendVector(dst, vec, v)
+		if d := c.declOf(f.Name); d != nil && v != nil {
+			dst, err = d.AppendJSON(dst, v, func(dst []byte, v any) ([]byte, error) {
+				return appendValue(dst, f.Type, v, f.Name)
+			})
 		} else {
 			dst, err = appendValue(dst, f.Type, v, f.Name)
 		}
@@ -39,6 +38,14 @@ func (c *Codec) AppendJSON(dst []byte, rec *data.Record) ([]byte, error) {
 		}
 	}
 	return append(dst, '}'), nil
+}
+
+// declOf is the registered type of the codec's column name, nil for none.
+func (c *Codec) declOf(name string) coltype.Decl {
+	if pos, ok := c.index[name]; ok {
+		return c.columns[pos].decl
+	}
+	return nil
 }
 
 func mismatch(t iceberg.Type, v any) error {
@@ -199,63 +206,9 @@ func appendMap(dst []byte, t *iceberg.MapType, m data.Map, path string) ([]byte,
 	return append(dst, "]}"...), nil
 }
 
-// appendVector writes a VECTOR's fixed bytes as a JSON array of numbers.
-func appendVector(dst []byte, vec schemaspec.Vector, v any) ([]byte, error) {
-	b, ok := v.([]byte)
-	if !ok {
-		return nil, fmt.Errorf("VECTOR value holds a Go %T, not bytes", v)
-	}
-	if want := vec.Element.VectorBytes(vec.Dim); len(b) != want {
-		return nil, fmt.Errorf("VECTOR value has %d bytes, %s needs %d", len(b), vec.TypeName(), want)
-	}
-	dst = append(dst, '[')
-	for i := range vec.Dim {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		switch vec.Element {
-		case vector.Float32:
-			dst = appendFloat(dst, float64(math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))), 32)
-		case vector.Float64:
-			dst = appendFloat(dst, math.Float64frombits(binary.LittleEndian.Uint64(b[8*i:])), 64)
-		case vector.Float16:
-			f := vector.Float16Bits(binary.LittleEndian.Uint16(b[2*i:])).Float32()
-			dst = appendFloat(dst, float64(f), 32)
-		case vector.Int8:
-			dst = strconv.AppendInt(dst, int64(int8(b[i])), 10)
-		default:
-			return nil, fmt.Errorf("element type %s is not supported", vec.Element)
-		}
-	}
-	return append(dst, ']'), nil
-}
-
-// appendFloat writes the shortest decimal that reads back to the same
-// float of the given size, as encoding/json does, and the non-finite
-// values as strings.
+// appendFloat writes a float as every codec does (coltype.AppendJSONFloat).
 func appendFloat(dst []byte, f float64, bits int) []byte {
-	switch {
-	case math.IsNaN(f):
-		return append(dst, `"NaN"`...)
-	case math.IsInf(f, 1):
-		return append(dst, `"Infinity"`...)
-	case math.IsInf(f, -1):
-		return append(dst, `"-Infinity"`...)
-	}
-	abs := math.Abs(f)
-	format := byte('f')
-	if abs != 0 && (bits == 64 && (abs < 1e-6 || abs >= 1e21) || bits == 32 && (float32(abs) < 1e-6 || float32(abs) >= 1e21)) {
-		format = 'e'
-	}
-	dst = strconv.AppendFloat(dst, f, format, -1, bits)
-	if format == 'e' {
-		// 1e-07 -> 1e-7, as encoding/json writes it.
-		if n := len(dst); n >= 4 && dst[n-4] == 'e' && dst[n-3] == '-' && dst[n-2] == '0' {
-			dst[n-2] = dst[n-1]
-			dst = dst[:n-1]
-		}
-	}
-	return dst
+	return coltype.AppendJSONFloat(dst, f, bits)
 }
 
 // appendString writes a JSON string. Unlike encoding/json it leaves <, >

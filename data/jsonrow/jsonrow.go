@@ -29,11 +29,13 @@
 //	variant            any JSON value, encoded with arrow-go's variant
 //	                   package; JSON null is a SQL NULL, not a variant null;
 //	                   output as appendVariant describes
-//	VECTOR             a JSON array of exactly dim numbers of the element
-//	                   type (floats may use the non-finite strings)
-//	FILE               an object with the FILE children: {"uri", "offset",
-//	                   "size", "content_type", "checksum", "inline"}, inline
-//	                   in hex; the value must pass the FILE spec's rules
+//	registered types   the type's own codec (data/coltype), such as
+//	                   VECTOR: a JSON array of exactly dim numbers of the
+//	                   element type (floats may use the non-finite strings);
+//	                   FILE: an object with the FILE children {"uri",
+//	                   "offset", "size", "content_type", "checksum",
+//	                   "inline"}, inline in hex, that passes the FILE spec's
+//	                   rules (types/vector, types/file)
 //
 // A missing key and null are both null. Output lists every field, in schema
 // order, with null for nulls, so writing what was read gives the same rows.
@@ -48,8 +50,8 @@ import (
 	"github.com/apache/iceberg-go"
 
 	"github.com/coltype-lab/lab/data"
+	"github.com/coltype-lab/lab/data/coltype"
 	"github.com/coltype-lab/lab/data/schemaspec"
-	"github.com/coltype-lab/lab/types/file"
 )
 
 // ColumnError is a value that does not fit its column. Column is the path
@@ -68,17 +70,18 @@ type Codec struct {
 	st      *iceberg.StructType
 	columns []column
 	index   map[string]int
-	// CheckFile, when set, is called with every non-null FILE value that
-	// passes the spec's rules, to apply a further policy (a resolver's
-	// schemes and roots). Its error is reported against the column.
-	CheckFile func(column string, v *file.Value) error
+	// Check, when set, is called with every non-null value of a
+	// registered type that its codec accepted (for FILE: one that passes
+	// the spec's rules), to apply a further policy (a resolver's schemes
+	// and roots). Its error is reported against the column.
+	Check func(column string, d coltype.Decl, v any) error
 }
 
-// column is how one top-level column converts.
+// column is how one top-level column converts: by its Iceberg type, or by
+// its registered type's codec when decl is set.
 type column struct {
-	field  iceberg.NestedField
-	vector *schemaspec.Vector
-	file   *file.Layout
+	field iceberg.NestedField
+	decl  coltype.Decl
 }
 
 // New returns a codec for spec.
@@ -87,16 +90,12 @@ func New(spec *schemaspec.Spec) (*Codec, error) {
 	c := &Codec{spec: spec, st: &st, index: map[string]int{}}
 	for i, f := range st.FieldList {
 		col := column{field: f}
-		if v, ok := spec.Vector(f.Name); ok {
-			col.vector = &v
-		}
-		if spec.IsFile(f.Name) {
-			fst, _ := f.Type.(*iceberg.StructType)
-			layout, err := file.ParseStruct(fst)
+		if d, ok := spec.Decl(f.Name); ok {
+			bound, err := d.Bind(f) // the spec's are bound; one built by hand may not be
 			if err != nil {
 				return nil, &ColumnError{f.Name, err}
 			}
-			col.file = layout
+			col.decl = bound
 		}
 		c.columns = append(c.columns, col)
 		c.index[f.Name] = i
@@ -109,7 +108,7 @@ func (c *Codec) Spec() *schemaspec.Spec { return c.spec }
 
 // DecodeJSON converts one JSON object into a record.
 func (c *Codec) DecodeJSON(line []byte) (*data.Record, error) {
-	n, err := parseJSON(line)
+	n, err := parseRow(line, c.codecReads)
 	if err != nil {
 		return nil, err
 	}
@@ -136,6 +135,13 @@ func (c *Codec) DecodeJSON(line []byte) (*data.Record, error) {
 	return rec, c.checkRequired(rec)
 }
 
+// codecReads reports whether a top-level key is a column of a registered
+// type, whose codec reads the value's text itself.
+func (c *Codec) codecReads(key string) bool {
+	pos, ok := c.index[key]
+	return ok && c.columns[pos].decl != nil
+}
+
 func (c *Codec) names() string {
 	names := make([]string, len(c.columns))
 	for i, col := range c.columns {
@@ -154,8 +160,20 @@ func (c *Codec) decodeColumn(pos int, n *node) (any, error) {
 		v   any
 		err error
 	)
-	if col.vector != nil {
-		v, err = decodeVector(*col.vector, n)
+	if col.decl != nil {
+		v, err = col.decl.DecodeJSON(n.raw, func(text []byte) (any, error) {
+			m := n // the node of n.raw when it was parsed into; other text is parsed here
+			if n.shallow || len(text) != len(n.raw) || len(text) > 0 && &text[0] != &n.raw[0] {
+				var perr error
+				if m, perr = parseJSON(text); perr != nil {
+					return nil, perr
+				}
+			}
+			return decodeValue(col.field.Type, m, name)
+		})
+		if err == nil && c.Check != nil {
+			err = c.Check(name, col.decl, v)
+		}
 	} else {
 		v, err = decodeValue(col.field.Type, n, name)
 	}
@@ -166,29 +184,7 @@ func (c *Codec) decodeColumn(pos int, n *node) (any, error) {
 		}
 		return nil, &ColumnError{name, err}
 	}
-	if col.file != nil {
-		if err := c.checkFile(col, v.(*data.Record)); err != nil {
-			return nil, &ColumnError{name, err}
-		}
-	}
 	return v, nil
-}
-
-// checkFile applies the FILE spec's validation rules (types/file), and then
-// the caller's policy. The spec lets a writer store an invalid value as null;
-// the lab refuses it instead, as formats/parquet does, so no data is lost.
-func (c *Codec) checkFile(col *column, r *data.Record) error {
-	v, err := col.file.Decode(r)
-	if err != nil {
-		return err
-	}
-	if err := v.Validate(); err != nil {
-		return err
-	}
-	if c.CheckFile != nil {
-		return c.CheckFile(col.field.Name, v)
-	}
-	return nil
 }
 
 // checkRequired refuses a null in a required field, element or value.
@@ -280,8 +276,8 @@ type CSVLayout struct{ positions []int }
 // DecodeCSV converts one CSV row. An empty cell is null (CSV cannot tell an
 // empty string from a missing one). A primitive cell holds the value as it
 // would appear inside a JSON string, without quotes (numbers, true/false,
-// dates, hex, ...); a struct, list, map, variant, VECTOR or FILE cell holds
-// the value's JSON text.
+// dates, hex, ...); a struct, list, map or variant cell, and a cell of a
+// registered type (VECTOR, FILE, ...), holds the value's JSON text.
 func (c *Codec) DecodeCSV(l *CSVLayout, cells []string) (*data.Record, error) {
 	if len(cells) != len(l.positions) {
 		return nil, fmt.Errorf("%d cells, the header has %d", len(cells), len(l.positions))
@@ -294,7 +290,7 @@ func (c *Codec) DecodeCSV(l *CSVLayout, cells []string) (*data.Record, error) {
 		}
 		col := &c.columns[pos]
 		var n *node
-		if _, primitive := col.field.Type.(iceberg.PrimitiveType); primitive && col.vector == nil {
+		if _, primitive := col.field.Type.(iceberg.PrimitiveType); primitive && col.decl == nil {
 			n = cellNode(col.field.Type, cell)
 		} else {
 			var err error
@@ -313,10 +309,10 @@ func (c *Codec) DecodeCSV(l *CSVLayout, cells []string) (*data.Record, error) {
 
 func typeName(col *column) string {
 	switch {
-	case col.vector != nil:
-		return col.vector.TypeName()
-	case col.file != nil:
-		return "FILE"
+	case col.decl != nil && col.decl.Type().FromField != nil:
+		return col.decl.Type().Display() // "FILE": its field says the rest
+	case col.decl != nil:
+		return col.decl.TypeName() // "vector<float32,768>"
 	}
 	return col.field.Type.String()
 }
@@ -331,7 +327,7 @@ func cellNode(t iceberg.Type, cell string) *node {
 	case iceberg.Int32Type, iceberg.Int64Type:
 		return &node{kind: kNumber, text: cell}
 	case iceberg.Float32Type, iceberg.Float64Type:
-		if !slices.Contains(nonFinite, cell) {
+		if !slices.Contains(coltype.NonFinite, cell) {
 			return &node{kind: kNumber, text: cell}
 		}
 	}

@@ -16,7 +16,10 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/coltype-lab/lab/data"
+	"github.com/coltype-lab/lab/data/coltype"
 	"github.com/coltype-lab/lab/data/schemaspec"
+	"github.com/coltype-lab/lab/types/file"
+	_ "github.com/coltype-lab/lab/types/vector"
 )
 
 func codecFor(t testing.TB, schema string) *Codec {
@@ -376,5 +379,33 @@ func TestEncodeTimesAndBytes(t *testing.T) {
 	}
 	if string(got) != in {
 		t.Errorf("got  %s\nwant %s", got, in)
+	}
+}
+
+// Check sees every non-null value of a registered type its codec accepted,
+// with the column's declaration; its error is the column's.
+func TestCheckHook(t *testing.T) {
+	c := codecFor(t, "id:long,img:file<uri,size>,emb:vector<int8,2>")
+	var seen []string
+	c.Check = func(column string, d coltype.Decl, v any) error {
+		seen = append(seen, column+"="+d.TypeName())
+		if fd, ok := d.(file.Decl); ok {
+			if fv, err := fd.Value(v); err != nil || *fv.URI == "forbidden" {
+				return fmt.Errorf("uri refused (%v)", err)
+			}
+		}
+		return nil
+	}
+	if _, err := c.DecodeJSON([]byte(`{"id":1,"img":{"uri":"a","size":1},"emb":[1,2]}`)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.DecodeJSON([]byte(`{"id":2,"img":null,"emb":null}`)); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(seen, " ") != "img=file<uri,size> emb=vector<int8,2>" {
+		t.Errorf("Check saw %v", seen)
+	}
+	if _, err := c.DecodeJSON([]byte(`{"id":3,"img":{"uri":"forbidden"}}`)); err == nil || err.Error() != `column "img": uri refused (<nil>)` {
+		t.Errorf("a refused value: %v", err)
 	}
 }

@@ -18,6 +18,9 @@ type node struct {
 	keys  []string
 	elems []*node // kArray elements, or kObject values (beside keys)
 	raw   []byte
+	// shallow is a value scanned past, not into: raw and kind only (a
+	// registered type's column, whose codec reads raw itself).
+	shallow bool
 }
 
 type kind uint8
@@ -42,6 +45,18 @@ func parseJSON(b []byte) (*node, error) {
 		return nil, err
 	}
 	s := scanner{b: b}
+	s.space()
+	return s.value()
+}
+
+// parseRow parses one JSON text as parseJSON does, except that the values
+// of the top-level keys shallow names are scanned past (node.shallow): a
+// VECTOR's numbers are read once, by its codec, not also into nodes.
+func parseRow(b []byte, shallow func(key string) bool) (*node, error) {
+	if err := checkJSON(b); err != nil {
+		return nil, err
+	}
+	s := scanner{b: b, shallow: shallow}
 	s.space()
 	return s.value()
 }
@@ -81,6 +96,9 @@ func ParseVariant(b []byte) (variant.Value, error) {
 type scanner struct {
 	b   []byte
 	pos int
+	// shallow, when set, picks the top-level object's members to skip; it
+	// is cleared once the top-level value starts.
+	shallow func(key string) bool
 }
 
 func (s *scanner) space() {
@@ -97,6 +115,8 @@ func (s *scanner) space() {
 func (s *scanner) value() (*node, error) {
 	start := s.pos
 	n := &node{}
+	shallow := s.shallow
+	s.shallow = nil
 	switch c := s.b[s.pos]; {
 	case c == '{':
 		n.kind = kObject
@@ -115,8 +135,10 @@ func (s *scanner) value() (*node, error) {
 			s.space()
 			s.pos++ // ':'
 			s.space()
-			v, err := s.value()
-			if err != nil {
+			var v *node
+			if shallow != nil && shallow(key) {
+				v = s.skip()
+			} else if v, err = s.value(); err != nil {
 				return nil, err
 			}
 			n.keys = append(n.keys, key)
@@ -175,6 +197,65 @@ func (s *scanner) value() (*node, error) {
 	}
 	n.raw = s.b[start:s.pos]
 	return n, nil
+}
+
+// skip scans past one value of text already checked, returning a shallow
+// node with its kind and raw text.
+func (s *scanner) skip() *node {
+	start := s.pos
+	n := &node{shallow: true}
+	switch c := s.b[s.pos]; c {
+	case '{', '[':
+		n.kind = kArray
+		if c == '{' {
+			n.kind = kObject
+		}
+		for depth := 0; ; {
+			switch s.b[s.pos] {
+			case '"':
+				s.skipString()
+				continue
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+			}
+			s.pos++
+			if depth == 0 {
+				break
+			}
+		}
+	case '"':
+		n.kind = kString
+		s.skipString()
+	default:
+		switch c {
+		case 't', 'f':
+			n.kind = kBool
+		case 'n':
+			n.kind = kNull
+		default:
+			n.kind = kNumber
+		}
+		for s.pos < len(s.b) && s.b[s.pos] != ',' && s.b[s.pos] != '}' && s.b[s.pos] != ']' &&
+			s.b[s.pos] != ' ' && s.b[s.pos] != '\t' && s.b[s.pos] != '\r' && s.b[s.pos] != '\n' {
+			s.pos++
+		}
+	}
+	n.raw = s.b[start:s.pos]
+	return n
+}
+
+// skipString scans past a string token.
+func (s *scanner) skipString() {
+	s.pos++
+	for s.b[s.pos] != '"' {
+		if s.b[s.pos] == '\\' {
+			s.pos++
+		}
+		s.pos++
+	}
+	s.pos++
 }
 
 func isNumberByte(c byte) bool {

@@ -5,13 +5,17 @@ import (
 	"testing"
 
 	"github.com/apache/iceberg-go"
+
+	"github.com/coltype-lab/lab/data/coltype"
+	_ "github.com/coltype-lab/lab/types/file"
+	_ "github.com/coltype-lab/lab/types/vector"
 )
 
 // testPercent is registered for this package's tests: an int column type.
 const testPercentProp = "write.parquet.test-percent-columns"
 
 func init() {
-	RegisterColumnType(ColumnType{Name: "test_percent", Type: iceberg.PrimitiveTypes.Int32, Property: testPercentProp})
+	coltype.RegisterPrimitive(coltype.Primitive{Name: "test_percent", Iceberg: iceberg.PrimitiveTypes.Int32, Property: testPercentProp})
 }
 
 func TestRegisteredColumnTypeInBothForms(t *testing.T) {
@@ -25,8 +29,8 @@ func TestRegisteredColumnTypeInBothForms(t *testing.T) {
 	if got := compact.Properties()[testPercentProp]; got != "p,q" {
 		t.Fatalf("%s = %q, want p,q", testPercentProp, got)
 	}
-	if typ, ok := compact.TypeOf("q"); !ok || typ.Name != "test_percent" {
-		t.Fatalf("TypeOf(q) = %v, %v", typ, ok)
+	if d, ok := compact.Decl("q"); !ok || d.Type().Name != "test_percent" || d.TypeName() != "test_percent" {
+		t.Fatalf("Decl(q) = %v, %v", d, ok)
 	}
 	// The JSON form prints the type's name and reads it back.
 	js, err := compact.JSON()
@@ -51,7 +55,7 @@ func TestRegisteredColumnTypeInBothForms(t *testing.T) {
 	if err := plain.Declare(map[string]string{testPercentProp: "p"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := plain.TypeOf("p"); !ok {
+	if _, ok := plain.Decl("p"); !ok {
 		t.Fatal("Declare did not type p")
 	}
 }
@@ -82,22 +86,23 @@ func TestRegisteredColumnTypeRefusals(t *testing.T) {
 		}
 	}
 	for _, tc := range []struct {
-		t    ColumnType
+		t    coltype.Type
 		want string
 	}{
-		{ColumnType{Name: "Bad", Type: iceberg.PrimitiveTypes.Int32, Property: "x"}, "lower-case"},
-		{ColumnType{Name: "double", Type: iceberg.PrimitiveTypes.Int32, Property: "x"}, "a type of the schema forms"},
-		{ColumnType{Name: "other", Type: iceberg.PrimitiveTypes.Int32, Property: PropFileColumns}, "FILE's or VECTOR's"},
-		{ColumnType{Name: "test_percent", Type: iceberg.PrimitiveTypes.Int32, Property: "y"}, "collides"},
-		{ColumnType{Name: "other", Type: iceberg.PrimitiveTypes.Int32, Property: testPercentProp}, "collides"},
+		{coltype.Type{Name: "Bad", Property: "x"}, "lower-case"},
+		{coltype.Type{Name: "double", Property: "x"}, "an Iceberg type of the schema forms"},
+		{coltype.Type{Name: "other", Property: "write.parquet.vector-columns", Parse: func(string, string) (coltype.Decl, error) { return nil, nil }}, "collides"},
+		{coltype.Type{Name: "test_percent", Property: "y", Parse: func(string, string) (coltype.Decl, error) { return nil, nil }}, "collides"},
+		{coltype.Type{Name: "other", Property: testPercentProp, Parse: func(string, string) (coltype.Decl, error) { return nil, nil }}, "collides"},
+		{coltype.Type{Name: "other", Property: "z"}, "has no Parse"},
 	} {
 		func() {
 			defer func() {
 				if r, _ := recover().(string); !strings.Contains(r, tc.want) {
-					t.Errorf("RegisterColumnType(%+v) panicked %q, want %q", tc.t, r, tc.want)
+					t.Errorf("Register(%+v) panicked %q, want %q", tc.t.Name, r, tc.want)
 				}
 			}()
-			RegisterColumnType(tc.t)
+			coltype.Register(&tc.t)
 		}()
 	}
 }

@@ -8,8 +8,7 @@ import (
 	"github.com/apache/iceberg-go"
 
 	"github.com/coltype-lab/lab/data"
-	"github.com/coltype-lab/lab/types/file"
-	"github.com/coltype-lab/lab/types/vector"
+	"github.com/coltype-lab/lab/data/coltype"
 )
 
 // CompactSyntax describes the compact form, for help texts.
@@ -26,9 +25,9 @@ type    = boolean | int | long | float | double | date | time
         | file | file<child{,child}>     FILE; children of uri, offset, size,
                                          content_type, checksum, inline (default: all)
         | vector<element,dim>            VECTOR of float32, float64, float16 or int8
-        | NAME                           a column type a package registered
-                                         (RegisterColumnType), e.g. unit_interval
-file, vector and registered types are top-level only. Spaces between tokens are ignored.
+        | NAME | NAME<...>               another type a package registered
+                                         (data/coltype), e.g. unit_interval
+file, vector and the other registered types are top-level only. Spaces between tokens are ignored.
 Field ids are assigned depth-first from 1 in the order written (a column,
 then what it contains); a FILE column reserves the six ids after its own for
 its children (id+1 uri ... id+6 inline), as the Iceberg FILE mirror does.`
@@ -66,7 +65,21 @@ func Parse(text string) (*Spec, error) {
 		return nil, err
 	}
 	p.spec.Schema = iceberg.NewSchema(0, fields...)
+	if err := p.spec.bindPending(p.pending); err != nil {
+		return nil, err
+	}
 	return p.spec, nil
+}
+
+// bindPending declares the columns a schema form typed with registered
+// types, once the schema holds their fields.
+func (s *Spec) bindPending(decls []coltype.Decl) error {
+	for _, d := range decls {
+		if err := s.add("schema", d); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 type compactParser struct {
@@ -75,6 +88,9 @@ type compactParser struct {
 	next  int // the next field id
 	depth int // types open around the one being read
 	spec  *Spec
+	// pending are the columns of registered types, bound to their fields
+	// once the schema is built.
+	pending []coltype.Decl
 }
 
 // fail reports an error at the current position, quoting the text there.
@@ -288,73 +304,49 @@ func (p *compactParser) typ(top bool, column string, id int) (iceberg.Type, erro
 		}
 		p.pos++ // the '>' columns stopped at
 		return &iceberg.StructType{FieldList: fields}, nil
-	case "file":
-		if !top {
-			p.pos = start
-			return nil, p.fail("column %q: FILE columns are top-level only (write.parquet.file-columns names top-level columns)", column)
-		}
-		children := file.AllFields
-		if p.accept('<') {
-			children = nil
-			for {
-				name := p.word()
-				f, ok := file.FieldByName(name)
-				if !ok {
-					return nil, p.fail("column %q: %q is not a FILE child (uri, offset, size, content_type, checksum, inline)", column, name)
-				}
-				children = append(children, f)
-				if p.accept(',') {
-					continue
-				}
-				if err := p.expect('>', "to close file<"); err != nil {
-					return nil, err
-				}
-				break
-			}
-		}
-		st, err := file.NewStruct(id, children...)
-		if err != nil {
-			return nil, fmt.Errorf("schema: column %q: %w", column, err)
-		}
-		p.next += len(file.AllFields) // the mirror's reserved child ids
-		p.spec.Files = append(p.spec.Files, column)
-		return st, nil
-	case "vector":
-		if !top {
-			p.pos = start
-			return nil, p.fail("column %q: VECTOR columns are top-level only (write.parquet.vector-columns names top-level columns)", column)
-		}
-		if err := p.expect('<', "after vector"); err != nil {
-			return nil, err
-		}
-		element := p.word()
-		if err := p.expect(',', "between the element type and the dimension"); err != nil {
-			return nil, err
-		}
-		dim, err := p.number("the dimension")
-		if err != nil {
-			return nil, err
-		}
-		if err := p.expect('>', "to close vector<"); err != nil {
-			return nil, err
-		}
-		v, err := vector.ParseDeclaration(column, element, strconv.Itoa(dim))
-		if err != nil {
-			return nil, fmt.Errorf("schema: %w", err)
-		}
-		p.spec.Vectors = append(p.spec.Vectors, v)
-		return iceberg.FixedTypeOf(v.Element.VectorBytes(v.Dim)), nil
 	case "":
 		return nil, p.fail("column %q: want a type", column)
 	}
-	if t, ok := lookupColumnType(name); ok {
-		if !top {
-			p.pos = start
-			return nil, p.fail("column %q: %s columns are top-level only (%s names top-level columns)", column, name, t.Property)
-		}
-		p.spec.Typed = append(p.spec.Typed, Typed{Column: column, Type: name})
-		return t.Type, nil
+	if t, ok := coltype.Lookup(name); ok {
+		return p.registered(t, top, column, id, start)
 	}
 	p.pos = start
 	return nil, p.fail("column %q: unknown type %q", column, name)
+}
+
+// registered reads the spelling of a registered type whose name was just
+// read: the name, and its <...> when one follows, which the type parses.
+func (p *compactParser) registered(t *coltype.Type, top bool, column string, id, start int) (iceberg.Type, error) {
+	if !top {
+		p.pos = start
+		return nil, p.fail("column %q: %s columns are top-level only (%s names top-level columns)", column, t.Display(), t.Property)
+	}
+	p.skipSpace()
+	if p.pos < len(p.src) && p.src[p.pos] == '<' {
+		depth := 0
+		for ; p.pos < len(p.src); p.pos++ {
+			if p.src[p.pos] == '<' {
+				depth++
+			} else if p.src[p.pos] == '>' {
+				if depth--; depth == 0 {
+					break
+				}
+			}
+		}
+		if p.pos == len(p.src) {
+			return nil, p.fail("want %q to close %s<", '>', t.Name)
+		}
+		p.pos++
+	}
+	d, err := t.Parse(column, p.src[start:p.pos])
+	if err != nil {
+		return nil, fmt.Errorf("schema: %w", err)
+	}
+	typ, err := d.IcebergType(id)
+	if err != nil {
+		return nil, fmt.Errorf("schema: column %q: %w", column, err)
+	}
+	p.next += t.ReservedIDs
+	p.pending = append(p.pending, d)
+	return typ, nil
 }

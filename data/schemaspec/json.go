@@ -9,7 +9,7 @@ import (
 
 	"github.com/apache/iceberg-go"
 
-	"github.com/coltype-lab/lab/types/file"
+	"github.com/coltype-lab/lab/data/coltype"
 )
 
 // ParseJSON reads Iceberg's schema JSON (spec.md, Appendix C: {"type":
@@ -40,6 +40,7 @@ func ParseJSON(b []byte) (*Spec, error) {
 		}
 	}
 	spec := &Spec{}
+	var pending []coltype.Decl
 	for i, f := range fields {
 		var typeName string
 		if json.Unmarshal(f["type"], &typeName) != nil {
@@ -49,7 +50,7 @@ func ParseJSON(b []byte) (*Spec, error) {
 		_ = json.Unmarshal(f["name"], &name)
 		var id int
 		_ = json.Unmarshal(f["id"], &id)
-		t, err := labType(spec, name, id, typeName)
+		t, err := labType(&pending, name, id, typeName)
 		if err != nil {
 			return nil, fmt.Errorf("schema JSON: field %d (%q): %w", i, name, err)
 		}
@@ -90,33 +91,26 @@ func ParseJSON(b []byte) (*Spec, error) {
 			return nil, fmt.Errorf("schema JSON: field id %d has no name", f.ID)
 		}
 	}
+	if err := spec.bindPending(pending); err != nil {
+		return nil, fmt.Errorf("schema JSON: %w", err)
+	}
 	return spec, nil
 }
 
-// labType turns a lab type name into its Iceberg type, recording the
-// declaration; nil for any other name (an Iceberg type).
-func labType(spec *Spec, name string, id int, typeName string) (iceberg.Type, error) {
-	if t, ok := lookupColumnType(typeName); ok {
-		spec.Typed = append(spec.Typed, Typed{Column: name, Type: typeName})
-		return t.Type, nil
-	}
-	if typeName != "file" && !strings.HasPrefix(typeName, "file<") && !strings.HasPrefix(typeName, "vector<") {
+// labType turns a registered type's spelling into its Iceberg type for
+// the field of that id, recording the declaration; nil for any other name
+// (an Iceberg type).
+func labType(pending *[]coltype.Decl, name string, id int, typeName string) (iceberg.Type, error) {
+	t, ok := coltype.Lookup(coltype.SpellingName(typeName))
+	if !ok {
 		return nil, nil
 	}
-	// The compact parser knows these types; give it the one column.
-	sub, err := Parse(name + ":" + typeName)
+	d, err := t.Parse(name, typeName)
 	if err != nil {
 		return nil, err
 	}
-	t := sub.Schema.Field(0).Type
-	if st, ok := t.(*iceberg.StructType); ok { // FILE: renumber the children after id
-		for i := range st.FieldList {
-			st.FieldList[i].ID += id - 1
-		}
-	}
-	spec.Files = append(spec.Files, sub.Files...)
-	spec.Vectors = append(spec.Vectors, sub.Vectors...)
-	return t, nil
+	*pending = append(*pending, d)
+	return d.IcebergType(id)
 }
 
 // Load reads the --schema argument: "@PATH" reads a file (JSON when it
@@ -144,10 +138,10 @@ func Load(arg string) (*Spec, error) {
 
 // JSON is the spec in the JSON form ParseJSON reads, so that `lab write
 // --schema @FILE` takes what `lab schema` prints: Iceberg's schema JSON
-// with VECTOR columns typed "vector<element,dim>" and FILE columns typed
-// "file<children>". A FILE column whose children do not carry the mirror's
-// ids (types/file ChildID) stays a plain struct: the lab's name would
-// renumber them.
+// with each registered type's column typed by its spelling
+// ("vector<element,dim>", "file<children>"). A column whose spelling would
+// not read back to its Iceberg type (a FILE column whose children do not
+// carry the mirror's ids, types/file ChildID) stays that type.
 func (s *Spec) JSON() ([]byte, error) {
 	raw, err := json.Marshal(s.Schema)
 	if err != nil {
@@ -162,17 +156,17 @@ func (s *Spec) JSON() ([]byte, error) {
 		return nil, err
 	}
 	for i, f := range s.Schema.Fields() {
-		name := ""
-		if v, ok := s.Vector(f.Name); ok {
-			name = v.TypeName()
-		} else if s.IsFile(f.Name) {
-			name = fileTypeName(f)
-		} else if t, ok := s.TypeOf(f.Name); ok {
-			name = t.Name
-		}
-		if name == "" {
+		d, ok := s.Decl(f.Name)
+		if !ok {
 			continue
 		}
+		// The spelling reads back to this very type, or the column stays
+		// its Iceberg type (a FILE struct whose children are not at the
+		// mirror's ids: the spelling would renumber them).
+		if t, err := d.IcebergType(f.ID); err != nil || !t.Equals(f.Type) {
+			continue
+		}
+		name := d.TypeName()
 		if fields[i]["type"], err = json.Marshal(name); err != nil {
 			return nil, err
 		}
@@ -185,22 +179,4 @@ func (s *Spec) JSON() ([]byte, error) {
 		return nil, err
 	}
 	return append(out, '\n'), nil
-}
-
-// fileTypeName is "file<children>" for a FILE column whose children have
-// the mirror's ids, "" otherwise.
-func fileTypeName(f iceberg.NestedField) string {
-	st, ok := f.Type.(*iceberg.StructType)
-	if !ok {
-		return ""
-	}
-	var names []string
-	for _, c := range st.FieldList {
-		child, ok := file.FieldByName(c.Name)
-		if !ok || file.ChildID(f.ID, child) != c.ID {
-			return ""
-		}
-		names = append(names, c.Name)
-	}
-	return "file<" + strings.Join(names, ",") + ">"
 }

@@ -28,13 +28,16 @@ func TestJSONRoundTrip(t *testing.T) {
 			if !back.Schema.Equals(spec.Schema) {
 				t.Fatalf("schema\n%s\nread back\n%s", spec.Schema, back.Schema)
 			}
-			if strings.Join(back.Files, ",") != strings.Join(spec.Files, ",") || len(back.Vectors) != len(spec.Vectors) {
-				t.Fatalf("declarations: %v %v, want %v %v", back.Files, back.Vectors, spec.Files, spec.Vectors)
+			if len(back.Decls) != len(spec.Decls) {
+				t.Fatalf("declarations: %v, want %v", back.Decls, spec.Decls)
 			}
-			for i := range spec.Vectors {
-				if back.Vectors[i] != spec.Vectors[i] {
-					t.Fatalf("vector %d: %v, want %v", i, back.Vectors[i], spec.Vectors[i])
+			for i := range spec.Decls {
+				if b, s := back.Decls[i], spec.Decls[i]; b.ColumnName() != s.ColumnName() || b.TypeName() != s.TypeName() {
+					t.Fatalf("declaration %d: %s:%s, want %s:%s", i, b.ColumnName(), b.TypeName(), s.ColumnName(), s.TypeName())
 				}
+			}
+			if !strings.Contains(string(out), `"type": "`) {
+				t.Fatalf("no lab types in\n%s", out)
 			}
 		})
 	}

@@ -1,115 +1,81 @@
 // Package schemaspec declares table schemas for the lab's tools: an Iceberg
-// schema plus the lab's column types, FILE and VECTOR, that the Parquet
-// model's writer properties put on top-level columns.
+// schema plus the top-level columns of the lab's value-level types (FILE,
+// VECTOR, and any type a package registers with data/coltype), which the
+// Parquet model's writer properties declare.
 //
 // Two forms are accepted. The compact form is for the command line:
 //
 //	id:long!,name:string,emb:vector<float32,768>,doc:variant,img:file
 //
-// and the JSON form is Iceberg's schema JSON (spec.md, Appendix C, "Schemas")
-// whose top-level fields may also use the lab's type names "file",
-// "file<child,...>" and "vector<element,dim>". Both produce the same Spec:
-// the Iceberg schema, where a FILE column is a struct of FILE children
-// (types/file) and a VECTOR column is fixed[dim × element width], and the
-// declarations that formats/parquet reads from write.parquet.file-columns
-// and write.parquet.vector-columns. There is no second mechanism: Properties
-// returns exactly those writer properties.
+// and the JSON form is Iceberg's schema JSON (spec.md, Appendix C) whose
+// top-level fields may also use a registered type's spelling, such as
+// "file", "file<child,...>" and "vector<element,dim>". Both produce the same
+// Spec: the Iceberg schema, where each registered type's column has the
+// Iceberg type the type gives it (a FILE column is a struct of FILE
+// children, a VECTOR column fixed[dim × element width]), and the
+// declarations that the types' writer properties carry
+// (write.parquet.file-columns, write.parquet.vector-columns, ...). There is
+// no second mechanism: Properties returns exactly those writer properties.
+//
+// This package knows no column type itself; it reads and writes them
+// through data/coltype. A program that declares FILE or VECTOR columns
+// links types/file and types/vector (a blank import does).
 package schemaspec
 
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/apache/iceberg-go"
 
-	"github.com/coltype-lab/lab/data"
-	"github.com/coltype-lab/lab/types/file"
-	"github.com/coltype-lab/lab/types/vector"
-)
-
-// The Parquet model's declaration properties (formats/parquet
-// PropFileColumns and PropVectorColumns). They are repeated here, not
-// imported, so that declaring a schema does not pull in a format.
-const (
-	PropFileColumns   = "write.parquet.file-columns"
-	PropVectorColumns = "write.parquet.vector-columns"
+	"github.com/coltype-lab/lab/data/coltype"
 )
 
 // Spec is a declared schema: the Iceberg schema and the top-level columns
-// that carry the lab's types.
+// that carry registered types.
 type Spec struct {
-	Schema  *iceberg.Schema
-	Files   []string // FILE columns, in schema order
-	Vectors []Vector // VECTOR columns, in schema order
-	// Typed are the columns of registered column types (RegisterColumnType),
-	// in schema order.
-	Typed []Typed
+	Schema *iceberg.Schema
+	// Decls are the columns of registered types, bound to their fields, in
+	// schema order (types/vector Columns and types/file Columns pick out
+	// VECTOR and FILE).
+	Decls []coltype.Decl
 }
 
-// Vector is one VECTOR column: dim elements of one type, stored as
-// fixed[dim × width] bytes, each element little-endian (types/vector).
-type Vector = vector.Declaration
-
-// Vector returns the VECTOR declaration of a top-level column.
-func (s *Spec) Vector(column string) (Vector, bool) {
-	i := slices.IndexFunc(s.Vectors, func(v Vector) bool { return v.Column == column })
+// Decl returns the declaration of a top-level column.
+func (s *Spec) Decl(column string) (coltype.Decl, bool) {
+	i := slices.IndexFunc(s.Decls, func(d coltype.Decl) bool { return d.ColumnName() == column })
 	if i < 0 {
-		return Vector{}, false
+		return nil, false
 	}
-	return s.Vectors[i], true
+	return s.Decls[i], true
 }
 
-// IsFile reports whether a top-level column is declared FILE.
-func (s *Spec) IsFile(column string) bool { return slices.Contains(s.Files, column) }
-
-// Properties are the Parquet writer properties that declare the FILE and
-// VECTOR columns; empty when there are none.
+// Properties are the writer properties that declare the columns of
+// registered types; empty when there are none. Each type's property lists
+// its columns in schema order (coltype.PropertyEntry).
 func (s *Spec) Properties() map[string]string {
 	props := map[string]string{}
-	if len(s.Files) > 0 {
-		props[PropFileColumns] = strings.Join(s.Files, ",")
-	}
-	if len(s.Vectors) > 0 {
-		decls := make([]string, len(s.Vectors))
-		for i, v := range s.Vectors {
-			decls[i] = v.String()
+	for _, d := range s.Decls {
+		p := d.Type().Property
+		if props[p] != "" {
+			props[p] += ","
 		}
-		props[PropVectorColumns] = strings.Join(decls, ",")
-	}
-	for _, d := range s.Typed {
-		if t, ok := lookupColumnType(d.Type); ok {
-			if props[t.Property] != "" {
-				props[t.Property] += ","
-			}
-			props[t.Property] += d.Column
-		}
+		props[p] += coltype.PropertyEntry(d)
 	}
 	return props
 }
 
-// Declare adds the FILE and VECTOR columns that writer properties declare
-// (write.parquet.file-columns, write.parquet.vector-columns), so a schema
-// given in plain Iceberg JSON can be typed by properties instead. A column
-// declared both ways must agree.
+// Declare adds the columns that writer properties declare (each registered
+// type's property), so a schema given in plain Iceberg JSON can be typed by
+// properties instead. A column declared both ways must agree.
 func (s *Spec) Declare(props map[string]string) error {
-	for _, name := range data.ParseColumnList(props[PropFileColumns]) {
-		if err := s.addFile(PropFileColumns, name); err != nil {
-			return err
-		}
-	}
-	vectors, err := vector.ParseDeclarations(props[PropVectorColumns])
-	if err != nil {
-		return fmt.Errorf("%s: %w", PropVectorColumns, err)
-	}
-	for _, v := range vectors {
-		if err := s.addVector(PropVectorColumns, v); err != nil {
-			return err
-		}
-	}
-	for _, t := range registeredColumnTypes() {
-		for _, name := range data.ParseColumnList(props[t.Property]) {
-			if err := s.addTyped(t.Property, name, t); err != nil {
+	for _, t := range coltype.Types() {
+		for _, e := range coltype.ParseEntries(props[t.Property]) {
+			d, err := s.parseEntry(t, e)
+			if err != nil {
+				return err
+			}
+			if err := s.add(t.Property, d); err != nil {
 				return err
 			}
 		}
@@ -117,47 +83,58 @@ func (s *Spec) Declare(props map[string]string) error {
 	return nil
 }
 
-func (s *Spec) addFile(source, name string) error {
+// parseEntry reads one property entry: a bare column name for a type its
+// field declares (FromField), COLUMN:SPELLING for the others.
+func (s *Spec) parseEntry(t *coltype.Type, e coltype.Entry) (coltype.Decl, error) {
+	switch {
+	case e.Column == "":
+		return nil, fmt.Errorf("%s: %q has no column name", t.Property, e.Column+":"+e.Spelling)
+	case t.FromField != nil && e.Spelling != "":
+		return nil, fmt.Errorf("%s: %q: the property lists column names (a %s column's field says the rest)", t.Property, e.Column+":"+e.Spelling, t.Display())
+	case t.FromField != nil:
+		f, err := s.topLevel(t.Property, e.Column)
+		if err != nil {
+			return nil, err
+		}
+		if old, ok := s.Decl(e.Column); ok && old.Type() != t {
+			return nil, fmt.Errorf("%s: column %q is declared %s and %s", t.Property, e.Column, old.Type().Display(), t.Display())
+		}
+		d, err := t.FromField(f)
+		if err != nil {
+			return nil, fmt.Errorf("%s: column %q (field id %d) %w", t.Property, e.Column, f.ID, err)
+		}
+		return d, nil
+	}
+	d, err := t.Parse(e.Column, e.Spelling)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", t.Property, err)
+	}
+	return d, nil
+}
+
+// add declares a column of a registered type, binding d to the schema's
+// field of that name; source names the declaration in errors.
+func (s *Spec) add(source string, d coltype.Decl) error {
+	name := d.ColumnName()
 	f, err := s.topLevel(source, name)
 	if err != nil {
 		return err
 	}
-	if _, ok := s.Vector(name); ok {
-		return fmt.Errorf("%s: column %q is declared VECTOR and FILE", source, name)
+	old, declared := s.Decl(name)
+	if declared && old.Type() != d.Type() {
+		return fmt.Errorf("%s: column %q is declared %s and %s", source, name, old.Type().Display(), d.Type().Display())
 	}
-	st, ok := f.Type.(*iceberg.StructType)
-	if !ok {
-		return fmt.Errorf("%s: column %q (field id %d) has type %s; a FILE column is a struct of FILE children", source, name, f.ID, f.Type)
-	}
-	if _, err := file.ParseStruct(st); err != nil {
-		return fmt.Errorf("%s: column %q (field id %d): %w", source, name, f.ID, err)
-	}
-	if !s.IsFile(name) {
-		s.Files = append(s.Files, name)
-		s.sortDeclarations()
-	}
-	return nil
-}
-
-func (s *Spec) addVector(source string, v Vector) error {
-	f, err := s.topLevel(source, v.Column)
+	bound, err := d.Bind(f)
 	if err != nil {
-		return err
+		return fmt.Errorf("%s: column %q (field id %d) %w", source, name, f.ID, err)
 	}
-	if s.IsFile(v.Column) {
-		return fmt.Errorf("%s: column %q is declared FILE and VECTOR", source, v.Column)
-	}
-	want := v.Element.VectorBytes(v.Dim)
-	if ft, ok := f.Type.(iceberg.FixedType); !ok || ft.Len() != want {
-		return fmt.Errorf("%s: column %q (field id %d) has type %s; %s needs fixed[%d]", source, v.Column, f.ID, f.Type, v.TypeName(), want)
-	}
-	if old, ok := s.Vector(v.Column); ok {
-		if old != v {
-			return fmt.Errorf("%s: column %q is declared %s and %s", source, v.Column, old.TypeName(), v.TypeName())
+	if declared {
+		if old.TypeName() != bound.TypeName() {
+			return fmt.Errorf("%s: column %q is declared %s and %s", source, name, old.TypeName(), bound.TypeName())
 		}
 		return nil
 	}
-	s.Vectors = append(s.Vectors, v)
+	s.Decls = append(s.Decls, bound)
 	s.sortDeclarations()
 	return nil
 }
@@ -178,22 +155,17 @@ func (s *Spec) sortDeclarations() {
 	for i, f := range s.Schema.Fields() {
 		pos[f.Name] = i
 	}
-	slices.SortFunc(s.Files, func(a, b string) int { return pos[a] - pos[b] })
-	slices.SortFunc(s.Vectors, func(a, b Vector) int { return pos[a.Column] - pos[b.Column] })
-	slices.SortFunc(s.Typed, func(a, b Typed) int { return pos[a.Column] - pos[b.Column] })
+	slices.SortStableFunc(s.Decls, func(a, b coltype.Decl) int { return pos[a.ColumnName()] - pos[b.ColumnName()] })
 }
 
-// FromSchema builds a Spec for a schema read from a file, declaring the
-// given FILE columns and VECTOR columns (as from the file's annotations).
-func FromSchema(schema *iceberg.Schema, files []string, vectors []Vector) (*Spec, error) {
+// FromSchema builds a Spec for a schema read from a file (or projected
+// from another Spec's), declaring the given columns: each is bound to the
+// schema's field of its name, so a FILE declaration takes the children
+// that field has.
+func FromSchema(schema *iceberg.Schema, decls []coltype.Decl) (*Spec, error) {
 	s := &Spec{Schema: schema}
-	for _, name := range files {
-		if err := s.addFile("FILE annotation", name); err != nil {
-			return nil, err
-		}
-	}
-	for _, v := range vectors {
-		if err := s.addVector("VECTOR annotation", v); err != nil {
+	for _, d := range decls {
+		if err := s.add(d.Type().Display()+" annotation", d); err != nil {
 			return nil, err
 		}
 	}

@@ -2,11 +2,13 @@ package schemaspec
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/apache/iceberg-go"
 
+	"github.com/coltype-lab/lab/types/file"
 	"github.com/coltype-lab/lab/types/vector"
 )
 
@@ -36,7 +38,7 @@ func TestParseCompact(t *testing.T) {
 	if !spec.Schema.Equals(want) {
 		t.Fatalf("schema\n%s\nwant\n%s", spec.Schema, want)
 	}
-	if got := spec.Properties(); got[PropFileColumns] != "img" || got[PropVectorColumns] != "emb:float32:4" || len(got) != 2 {
+	if got := spec.Properties(); got[file.PropColumns] != "img" || got[vector.PropColumns] != "emb:vector<float32,4>" || len(got) != 2 {
 		t.Fatalf("properties %v", got)
 	}
 }
@@ -89,8 +91,8 @@ func TestParseJSON(t *testing.T) {
 	if !ok || inline.ID != 9 || !inline.Type.Equals(iceberg.PrimitiveTypes.Binary) {
 		t.Errorf("img.inline = %+v, %v; want field id 3+6", inline, ok)
 	}
-	if v, ok := spec.Vector("emb"); !ok || v.Element != vector.Int8 || v.Dim != 5 || !spec.IsFile("img") {
-		t.Errorf("declarations: vectors %v files %v", spec.Vectors, spec.Files)
+	if v, ok := vector.Lookup(spec.Decls, "emb"); !ok || v.Element != vector.Int8 || v.Dim != 5 || !slices.Equal(file.Columns(spec.Decls), []string{"img"}) {
+		t.Errorf("declarations: %v", spec.Decls)
 	}
 	// Plain Iceberg JSON is typed by the Parquet properties instead.
 	plain, err := json.Marshal(spec.Schema)
@@ -101,13 +103,13 @@ func TestParseJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(again.Files)+len(again.Vectors) != 0 {
+	if len(again.Decls) != 0 {
 		t.Fatal("plain JSON declared lab types by itself")
 	}
 	if err := again.Declare(spec.Properties()); err != nil {
 		t.Fatal(err)
 	}
-	if !again.Schema.Equals(spec.Schema) || again.Properties()[PropVectorColumns] != "emb:int8:5" || again.Properties()[PropFileColumns] != "img" {
+	if !again.Schema.Equals(spec.Schema) || again.Properties()[vector.PropColumns] != "emb:vector<int8,5>" || again.Properties()[file.PropColumns] != "img" {
 		t.Errorf("declared from properties: %v", again.Properties())
 	}
 
@@ -132,20 +134,34 @@ func TestDeclareErrors(t *testing.T) {
 		props map[string]string
 		msg   string
 	}{
-		{map[string]string{PropFileColumns: "nope"}, `"nope" is not a top-level column`},
-		{map[string]string{PropFileColumns: "blob"}, "a FILE column is a struct of FILE children"},
-		{map[string]string{PropVectorColumns: "fx:float32:3"}, "vector<float32,3> needs fixed[12]"},
-		{map[string]string{PropVectorColumns: "fx:float32"}, "is not name:element:dim"},
-		{map[string]string{PropVectorColumns: "img:float32:2"}, "declared FILE and VECTOR"},
+		{map[string]string{file.PropColumns: "nope"}, `"nope" is not a top-level column`},
+		{map[string]string{file.PropColumns: "blob"}, `column "blob" (field id 2) has type binary; a FILE column is a struct of FILE children`},
+		{map[string]string{file.PropColumns: "img:file<uri>"}, "the property lists column names"},
+		{map[string]string{vector.PropColumns: "fx:float32:3"}, `column "fx" (field id 3) has type fixed[8]; vector<float32,3> needs fixed[12]`},
+		{map[string]string{vector.PropColumns: "fx:vector<float32,3>"}, "vector<float32,3> needs fixed[12]"},
+		{map[string]string{vector.PropColumns: "fx:float32"}, `column "fx": "float32" is not vector<ELEMENT,DIM> (or the legacy ELEMENT:DIM)`},
+		{map[string]string{vector.PropColumns: "fx"}, `column "fx": no type`},
+		{map[string]string{vector.PropColumns: ":vector<int8,8>"}, "has no column name"},
+		{map[string]string{vector.PropColumns: "fx:vector<float32>"}, `column "fx": "vector<float32>" is not vector<ELEMENT,DIM>`},
+		{map[string]string{vector.PropColumns: "img:float32:2"}, "declared FILE and VECTOR"},
+		{map[string]string{vector.PropColumns: "img:vector<float32,2>"}, "declared FILE and VECTOR"},
 	} {
 		if err := spec.Declare(tt.props); err == nil || !strings.Contains(err.Error(), tt.msg) {
 			t.Errorf("Declare(%v) = %v, want an error containing %q", tt.props, err, tt.msg)
 		}
 	}
-	if err := spec.Declare(map[string]string{PropVectorColumns: "fx:float32:2", PropFileColumns: "img"}); err != nil {
+	// The legacy spelling reads as the canonical one, which is what is
+	// written back.
+	if err := spec.Declare(map[string]string{vector.PropColumns: "fx:float32:2", file.PropColumns: "img"}); err != nil {
 		t.Fatal(err)
 	}
-	if got := spec.Properties(); got[PropVectorColumns] != "fx:float32:2" || got[PropFileColumns] != "img" {
+	if got := spec.Properties(); got[vector.PropColumns] != "fx:vector<float32,2>" || got[file.PropColumns] != "img" {
 		t.Errorf("properties %v", got)
+	}
+	if err := spec.Declare(map[string]string{vector.PropColumns: "fx:vector<float32,2>"}); err != nil {
+		t.Errorf("the canonical spelling of the same declaration: %v", err)
+	}
+	if err := spec.Declare(map[string]string{vector.PropColumns: "fx:vector<int8,8>"}); err == nil || !strings.Contains(err.Error(), "declared vector<float32,2> and vector<int8,8>") {
+		t.Errorf("a second declaration that disagrees: %v", err)
 	}
 }

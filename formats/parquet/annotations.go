@@ -23,12 +23,13 @@ import (
 // only declares them.
 const (
 	// PropVectorColumns lists top-level fixed[L] columns as
-	// name:element:dim, comma-separated, with element one of float32,
-	// float64, float16, int8 and L = dim × the element's width. They are
-	// annotated VECTOR, in the flat FIXED_LEN_BYTE_ARRAY layout unless
-	// write.parquet.vector-layout.* says otherwise (vector_layout.go, where
-	// list<float> columns are allowed too).
-	PropVectorColumns = "write.parquet.vector-columns"
+	// COLUMN:vector<ELEMENT,DIM>, comma-separated (the legacy
+	// COLUMN:ELEMENT:DIM is read too: types/vector ParseDeclarations), with
+	// ELEMENT one of float32, float64, float16, int8 and L = DIM × the
+	// element's width. They are annotated VECTOR, in the flat
+	// FIXED_LEN_BYTE_ARRAY layout unless write.parquet.vector-layout.* says
+	// otherwise (vector_layout.go, where list<float> columns are allowed too).
+	PropVectorColumns = vector.PropColumns
 	// PropVectorLogicalTypeID is the LogicalType union id VECTOR is written
 	// under (default footer.DefaultVectorID); the lab moves it aside because
 	// PR #592's 19 now belongs to FILE. Readers need no setting: parquet-go

@@ -241,7 +241,7 @@ func TestAnnotationDeclarationErrors(t *testing.T) {
 		{"FILE child required", map[string]string{filecol.PropColumns: "required_child"}, `column "required_child" (field id 5): FILE group child "uri" (field id 6) is required`},
 		{"FILE child type", map[string]string{filecol.PropColumns: "wrong_type"}, `column "wrong_type" (field id 7): FILE group child "size" (field id 8) has type int, want long`},
 		{"unknown VECTOR column", map[string]string{parquet.PropVectorColumns: "nope:float32:4"}, `column "nope" is not a top-level column`},
-		{"VECTOR syntax", map[string]string{parquet.PropVectorColumns: "emb:float32"}, `"emb:float32" is not name:element:dim`},
+		{"VECTOR syntax", map[string]string{parquet.PropVectorColumns: "emb:float32"}, `column "emb": "float32" is not vector<ELEMENT,DIM>`},
 		{"VECTOR element", map[string]string{parquet.PropVectorColumns: "emb:complex:4"}, `column "emb": vector: unknown element type "complex"`},
 		{"VECTOR bfloat16", map[string]string{parquet.PropVectorColumns: "emb:bfloat16:8"}, `column "emb": element type bfloat16 has no Parquet representation`},
 		{"VECTOR dim", map[string]string{parquet.PropVectorColumns: "emb:float32:0"}, `column "emb": dimension "0" is not a positive integer`},

@@ -8,27 +8,48 @@ package specread
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/apache/iceberg-go"
 
 	"github.com/coltype-lab/lab/data"
+	"github.com/coltype-lab/lab/data/coltype"
 	"github.com/coltype-lab/lab/data/schemaspec"
 	"github.com/coltype-lab/lab/formats/avro"
 	"github.com/coltype-lab/lab/formats/parquet"
 	"github.com/coltype-lab/lab/formats/parquet/footer"
 	"github.com/coltype-lab/lab/formats/parquet/vectorcol"
 	"github.com/coltype-lab/lab/registry"
+	"github.com/coltype-lab/lab/types/file"
 	"github.com/coltype-lab/lab/types/vector"
 )
 
 // The Avro header keys that declare FILE and VECTOR columns, holding the
-// schemaspec.PropFileColumns and PropVectorColumns values: an Avro schema
-// has no logical type for either, so the writer leaves the declaration
-// beside it and Read takes it back.
+// values of their writer properties (write.parquet.file-columns,
+// write.parquet.vector-columns): an Avro schema has no logical type for
+// either, so the writer leaves the declaration beside it and Read takes it
+// back. Every registered column type has its key (AvroHeaderKey).
 const (
 	AvroFileColumnsKey   = "lab.file-columns"
 	AvroVectorColumnsKey = "lab.vector-columns"
 )
+
+// AvroHeaderKey is the Avro header key that holds the value of a column
+// type's writer property: "lab." and the property's name after
+// "write.parquet." (write.parquet.vector-columns: lab.vector-columns).
+func AvroHeaderKey(property string) string {
+	return "lab." + strings.TrimPrefix(property, "write.parquet.")
+}
+
+// AvroHeader is the Avro header entries that declare spec's columns of
+// registered types: AvroHeaderKey(property) for each of spec.Properties.
+func AvroHeader(spec *schemaspec.Spec) map[string]string {
+	out := map[string]string{}
+	for k, v := range spec.Properties() {
+		out[AvroHeaderKey(k)] = v
+	}
+	return out
+}
 
 // ErrUnsupportedFormat is a format Read has no spec for (ORC, PUFFIN, ...).
 var ErrUnsupportedFormat = errors.New("no schema spec for this format")
@@ -70,10 +91,11 @@ func readAvro(in registry.InputFile, name string, mapping iceberg.NameMapping) (
 		}
 	}
 	spec := &schemaspec.Spec{Schema: schema}
-	if err := spec.Declare(map[string]string{
-		schemaspec.PropFileColumns:   meta[AvroFileColumnsKey],
-		schemaspec.PropVectorColumns: meta[AvroVectorColumnsKey],
-	}); err != nil {
+	props := map[string]string{}
+	for _, t := range coltype.Types() {
+		props[t.Property] = meta[AvroHeaderKey(t.Property)]
+	}
+	if err := spec.Declare(props); err != nil {
 		return nil, fmt.Errorf("%s: header: %w", name, err)
 	}
 	return spec, nil
@@ -128,22 +150,29 @@ func OpenParquet(in registry.InputFile, name string, b *registry.ReadBuilder[*da
 // its annotations make FILE and VECTOR. Nested annotations are left out:
 // those columns read as their storage type.
 func Parquet(anns []footer.Annotation, schema *iceberg.Schema, name string) (*schemaspec.Spec, error) {
-	var files []string
-	var vectors []schemaspec.Vector
+	var decls []coltype.Decl
 	for _, a := range anns {
 		if len(a.Path) != 1 {
 			continue
 		}
 		switch a.Kind {
 		case footer.KindFile:
-			files = append(files, a.Path[0])
+			if f, ok := schema.FindFieldByName(a.Path[0]); ok {
+				d, err := file.Type.FromField(f)
+				if err != nil {
+					return nil, fmt.Errorf("%s: FILE annotation: column %q (field id %d) %w", name, f.Name, f.ID, err)
+				}
+				decls = append(decls, d)
+			} else {
+				return nil, fmt.Errorf("%s: FILE annotation: %q is not a top-level column of the schema", name, a.Path[0])
+			}
 		case footer.KindVector, footer.KindFixedSizeList:
 			if v, ok := annotatedVector(a, schema); ok {
-				vectors = append(vectors, v)
+				decls = append(decls, v)
 			}
 		}
 	}
-	spec, err := schemaspec.FromSchema(schema, files, vectors)
+	spec, err := schemaspec.FromSchema(schema, decls)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
@@ -156,14 +185,14 @@ func Parquet(anns []footer.Annotation, schema *iceberg.Schema, name string) (*sc
 // FLOAT, DOUBLE, FLOAT16 or INT8 on a FIXED_LEN_BYTE_ARRAY cell, the leaf's
 // physical type in the list and vector-repetition layouts (INT32 for int8,
 // FIXED_LEN_BYTE_ARRAY for float16), which the cell's width tells apart.
-func annotatedVector(a footer.Annotation, schema *iceberg.Schema) (schemaspec.Vector, bool) {
+func annotatedVector(a footer.Annotation, schema *iceberg.Schema) (vector.Declaration, bool) {
 	f, ok := schema.FindFieldByName(a.Path[0])
 	if !ok || a.VectorLength <= 0 {
-		return schemaspec.Vector{}, false
+		return vector.Declaration{}, false
 	}
 	ft, ok := f.Type.(iceberg.FixedType)
 	if !ok || ft.Len()%int(a.VectorLength) != 0 {
-		return schemaspec.Vector{}, false
+		return vector.Declaration{}, false
 	}
 	width := ft.Len() / int(a.VectorLength)
 	et, ok := vectorcol.ElementFromParquetName(a.Element)
@@ -176,9 +205,9 @@ func annotatedVector(a footer.Annotation, schema *iceberg.Schema) (schemaspec.Ve
 		}
 	}
 	if !ok || et.Width() != width {
-		return schemaspec.Vector{}, false
+		return vector.Declaration{}, false
 	}
-	return schemaspec.Vector{Column: a.Path[0], Element: et, Dim: int(a.VectorLength)}, true
+	return vector.Declaration{Column: a.Path[0], Element: et, Dim: int(a.VectorLength)}, true
 }
 
 // readerSchema is the schema a reader without projection reads the file

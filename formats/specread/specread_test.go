@@ -31,7 +31,9 @@ func write(t *testing.T, format registry.FileFormat, spec *schemaspec.Spec, decl
 		if format == registry.PARQUET {
 			b.SetAll(p)
 		} else {
-			b.Meta(specread.AvroFileColumnsKey, p[schemaspec.PropFileColumns]).Meta(specread.AvroVectorColumnsKey, p[schemaspec.PropVectorColumns])
+			for k, v := range specread.AvroHeader(spec) {
+				b.Meta(k, v)
+			}
 		}
 	}
 	w, err := b.Build()
@@ -58,7 +60,7 @@ func TestRead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	plain, err := schemaspec.FromSchema(spec.Schema, nil, nil)
+	plain, err := schemaspec.FromSchema(spec.Schema, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,5 +163,39 @@ func TestReadErrors(t *testing.T) {
 	_, err = specread.Read(registry.LocalInput(path), "bad.avro", registry.AVRO, nil)
 	if err == nil || !strings.HasPrefix(err.Error(), "bad.avro: header: ") || !strings.Contains(err.Error(), "nope") {
 		t.Errorf("undeclared header column: err = %v", err)
+	}
+}
+
+// The Avro header takes the canonical declaration spelling on write, and
+// Read takes the legacy one earlier versions wrote, through the same parser.
+func TestAvroHeaderSpellings(t *testing.T) {
+	spec, err := schemaspec.Parse("id:long!, doc:file<uri,size>, emb:vector<float32,4>, q:vector<int8,8>")
+	if err != nil {
+		t.Fatal(err)
+	}
+	header := specread.AvroHeader(spec)
+	if len(header) != 2 || header[specread.AvroVectorColumnsKey] != "emb:vector<float32,4>,q:vector<int8,8>" || header[specread.AvroFileColumnsKey] != "doc" {
+		t.Fatalf("AvroHeader = %v", header)
+	}
+	for _, vectors := range []string{"emb:vector<float32,4>,q:vector<int8,8>", "emb:float32:4,q:int8:8"} {
+		path := filepath.Join(t.TempDir(), "f.avro")
+		b, err := registry.DataWriteBuilder[*data.Record](registry.AVRO, registry.LocalOutput(path))
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, err := b.Schema(spec.Schema).Meta(specread.AvroFileColumnsKey, "doc").Meta(specread.AvroVectorColumnsKey, vectors).Build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		got, err := specread.Read(registry.LocalInput(path), "f.avro", registry.AVRO, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", vectors, err)
+		}
+		if g, w := specJSON(t, got), specJSON(t, spec); g != w {
+			t.Errorf("header %s read as\n%s\nwant\n%s", vectors, g, w)
+		}
 	}
 }

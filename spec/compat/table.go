@@ -33,6 +33,7 @@ import (
 	"github.com/coltype-lab/lab/data/jsonrow"
 	"github.com/coltype-lab/lab/data/schemaspec"
 	"github.com/coltype-lab/lab/table"
+	"github.com/coltype-lab/lab/types/vector"
 )
 
 // The table section: Iceberg tables the lab creates and appends to (package
@@ -662,7 +663,7 @@ func ClassifyTable(t *BuiltTable, out *Output, err error) (Cell, map[string]Cell
 	known := map[string]bool{}
 	for _, f := range t.Spec.Schema.Fields() {
 		known[f.Name] = true
-		vec, isVec := t.Spec.Vector(f.Name)
+		vec, isVec := vector.Lookup(t.Spec.Decls, f.Name)
 		reprs := map[string]bool{}
 		cell := Cell{Class: OK}
 		present, compared, differ := false, 0, 0
@@ -820,7 +821,7 @@ func bytesOf(v any) (b []byte, text bool, ok bool) {
 
 // matchVector compares a VECTOR value: the lab's numbers, want, with the
 // reader's array of numbers or its fixed bytes, which the lab decodes.
-func matchVector(vec schemaspec.Vector, want, got any) (repr, diff string) {
+func matchVector(vec vector.Declaration, want, got any) (repr, diff string) {
 	if want == nil || got == nil {
 		if want == nil && got == nil {
 			return "", ""

@@ -20,7 +20,7 @@ import (
 // is a FILE struct (types/file: children a subset of uri, offset, size,
 // content_type, checksum, inline, all optional). Their groups are annotated
 // FILE (union id 19) and every value is validated on write.
-const PropColumns = "write.parquet.file-columns"
+const PropColumns = file.PropColumns
 
 // binding is FILE as a column binding (parquet.ColumnBinding).
 type binding struct{}

@@ -59,5 +59,9 @@
 // its type) as 0x-prefixed hex. Long values are cut to Options.MaxValueLen
 // with "…" appended, unless Options.FullStatistics keeps them whole (what lab
 // inspect --json does); the text view cuts them further, to 36 columns
-// ending in the value's length.
+// ending in the value's length. A leaf that a registered value-level type
+// annotates (data/coltype: VECTOR on a FIXED_LEN_BYTE_ARRAY leaf, a type a
+// package adds) shows its bounds in the text view as that type formats
+// them, "[0, 0.2857, 0.5714, …] 768×float32"; the JSON report keeps the
+// display strings above.
 package inspect

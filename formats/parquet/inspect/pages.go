@@ -364,7 +364,7 @@ func (r *PagesReport) WriteText(w io.Writer) error {
 					if s.NullCount != nil && p.NumNulls == nil {
 						nulls = strconv.FormatInt(*s.NullCount, 10)
 					}
-					minV, maxV = dash(textValue(s.Min, s.minBytes)), dash(textValue(s.Max, s.maxBytes))
+					minV, maxV = s.textBounds()
 				}
 				crc := "no"
 				if p.HasCRC {

@@ -290,6 +290,9 @@ type Statistics struct {
 	// minBytes and maxBytes are the encoded values' lengths, which the
 	// text view states when it cuts a value.
 	minBytes, maxBytes int
+	// minText and maxText are the bounds as the column's registered type
+	// formats them (typedValue), which the text view shows instead.
+	minText, maxText string
 }
 
 // KeyValue is one key/value metadata entry.
@@ -807,9 +810,11 @@ func (b *builder) statistics(s *footer.Statistics, phys format.Type, leaf *Node)
 	}
 	if minB != nil {
 		out.Min, out.minBytes = formatValue(el, minB, maxLen), len(minB)
+		out.minText, _ = typedValue(leaf, el, minB)
 	}
 	if maxB != nil {
 		out.Max, out.maxBytes = formatValue(el, maxB, maxLen), len(maxB)
+		out.maxText, _ = typedValue(leaf, el, maxB)
 	}
 	return out
 }

@@ -147,7 +147,7 @@ func (r *Report) WriteText(w io.Writer) error {
 			if s.NullCount != nil {
 				nulls = strconv.FormatInt(*s.NullCount, 10)
 			}
-			minV, maxV := dash(textValue(s.Min, s.minBytes)), dash(textValue(s.Max, s.maxBytes))
+			minV, maxV := s.textBounds()
 			if s.LegacyMinMax {
 				minV, maxV = minV+" (legacy)", maxV+" (legacy)"
 			}
@@ -212,6 +212,20 @@ func (r *Report) omittedLine() string {
 	}
 	return fmt.Sprintf("%s %s not shown (%d of %d): --row-groups all shows every one, --row-groups FIRST-LAST a range",
 		noun, strings.Join(parts, " and "), r.RowGroupsOmitted, r.NumRowGroups)
+}
+
+// textBounds are the statistics' min and max as the text view shows them:
+// as the column's registered type formats them when it does, else the
+// display strings cut by textValue; "-" for none.
+func (s *Statistics) textBounds() (minV, maxV string) {
+	minV, maxV = textValue(s.Min, s.minBytes), textValue(s.Max, s.maxBytes)
+	if s.minText != "" {
+		minV = textValue(s.minText, 0)
+	}
+	if s.maxText != "" {
+		maxV = textValue(s.maxText, 0)
+	}
+	return dash(minV), dash(maxV)
 }
 
 // textValueWidth is the most columns a statistics value takes in the text

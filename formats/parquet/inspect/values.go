@@ -3,6 +3,7 @@ package inspect
 import (
 	"encoding/binary"
 	"encoding/hex"
+	"fmt"
 	"math"
 	"math/big"
 	"strconv"
@@ -15,9 +16,70 @@ import (
 	"github.com/parquet-go/parquet-go/format"
 
 	"github.com/coltype-lab/lab/data"
+	"github.com/coltype-lab/lab/data/coltype"
 	"github.com/coltype-lab/lab/formats/parquet/footer"
 	"github.com/coltype-lab/lab/types/vector"
 )
+
+// typedValue renders a PLAIN-encoded statistics value of a leaf that a
+// registered value-level type annotates (data/coltype: a VECTOR on a
+// FIXED_LEN_BYTE_ARRAY leaf, a type a package added) with that type's
+// formatter, in a few dozen characters; ok is false for any other leaf, a
+// type the program does not link, or bytes the type cannot read.
+func typedValue(n *Node, el *footer.SchemaElement, b []byte) (string, bool) {
+	if n == nil || n.LogicalType == nil {
+		return "", false
+	}
+	lt := n.LogicalType
+	t, ok := coltype.ByAnnotation(lt.Name)
+	if !ok {
+		return "", false
+	}
+	spelling := t.Name
+	if v := lt.Vector; v != nil { // the parameters the schema gives
+		if v.Element == "" || v.Dim <= 0 || strings.HasPrefix(v.Layout, "invalid") {
+			return "", false
+		}
+		spelling = fmt.Sprintf("%s<%s,%d>", t.Name, v.Element, v.Dim)
+	}
+	d, err := t.Parse(strings.Join(n.Path, "."), spelling)
+	if err != nil {
+		return "", false
+	}
+	v, ok := plainValue(el, b)
+	if !ok {
+		return "", false
+	}
+	return d.Format(v), true
+}
+
+// plainValue is a PLAIN-encoded value as the record model carries its
+// physical type: bool, int32, int64, float32, float64 or bytes.
+func plainValue(el *footer.SchemaElement, b []byte) (any, bool) {
+	switch el.Type.V {
+	case format.Boolean:
+		return len(b) == 1 && b[0] == 1, len(b) == 1 && b[0] <= 1
+	case format.Int32:
+		return int32(binary.LittleEndian.Uint32(pad(b, 4))), len(b) == 4
+	case format.Int64:
+		return int64(binary.LittleEndian.Uint64(pad(b, 8))), len(b) == 8
+	case format.Float:
+		return math.Float32frombits(binary.LittleEndian.Uint32(pad(b, 4))), len(b) == 4
+	case format.Double:
+		return math.Float64frombits(binary.LittleEndian.Uint64(pad(b, 8))), len(b) == 8
+	case format.ByteArray, format.FixedLenByteArray:
+		return b, true
+	}
+	return nil, false
+}
+
+// pad is b, or n zero bytes when b is shorter (a value plainValue refuses).
+func pad(b []byte, n int) []byte {
+	if len(b) < n {
+		return make([]byte, n)
+	}
+	return b
+}
 
 // formatValue renders a PLAIN-encoded statistics value (byte arrays without
 // their length prefix) of the leaf el for people: see the package

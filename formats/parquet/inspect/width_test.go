@@ -50,8 +50,9 @@ func vectorFile(t *testing.T) []byte {
 	return out.Bytes()
 }
 
-// The text view of a 768-dim VECTOR file fits textWidth, its long bounds cut
-// to their first bytes and length; the JSON report keeps them whole.
+// The text view of a 768-dim VECTOR file fits textWidth, its VECTOR bounds
+// shown by the type's formatter and other long bounds cut to their first
+// bytes and length; the JSON report keeps them whole.
 func TestTextFitsATerminal(t *testing.T) {
 	data := vectorFile(t)
 	s := text(t, inspectBytes(t, data, Options{Name: "vectors.parquet"}))
@@ -61,7 +62,8 @@ func TestTextFitsATerminal(t *testing.T) {
 		}
 	}
 	for _, want := range []string{
-		"    emb      0      0x00000000000000000000… (3072 bytes)  0x000000002549923e2549… (3072 bytes)\n",
+		// VECTOR's own formatter (types/vector, registered with data/coltype).
+		"    emb      0      [0, 0, 0, 0, 0, 0, 0, …] 768×float32  [0, 0.2857, 0.5714, …] 768×float32\n",
 		`    caption  0      "a long caption a long … (301 bytes)  "a long caption a long … (301 bytes)` + "\n",
 		"    blob     0      0x00fe00fe00fe00fe00fe… (1000 bytes)  0x02fe02fe02fe02fe02fe… (1000 bytes)\n",
 		"    id       0      0                                     2\n",

@@ -2,8 +2,10 @@
 // UNIT_INTERVAL, a DOUBLE leaf whose values lie in [0, 1]. It is one package
 // and a blank import, as every new column type should be (DESIGN.md,
 // "Layout"): it registers its footer logical type with footer, its column
-// binding with formats/parquet and its schema name with data/schemaspec, and
-// none of those imports it. Only tests import it; the lab writes no
+// binding with formats/parquet and its value-level entry (schema name,
+// property, JSON check, inspect formatter) with data/coltype, and none of
+// those (nor data/schemaspec, data/jsonrow or formats/parquet/inspect,
+// which read the registries) imports it. Only tests import it; the lab writes no
 // UNIT_INTERVAL files.
 package toytype
 
@@ -11,11 +13,12 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 
 	"github.com/apache/iceberg-go"
 	"github.com/parquet-go/parquet-go/format"
 
-	"github.com/coltype-lab/lab/data/schemaspec"
+	"github.com/coltype-lab/lab/data/coltype"
 	"github.com/coltype-lab/lab/formats/parquet"
 	"github.com/coltype-lab/lab/formats/parquet/footer"
 )
@@ -36,7 +39,33 @@ const Name = "unit_interval"
 func init() {
 	footer.RegisterLogicalType(footer.ExtensionSpec{Kind: Kind, ID: ID, Place: place})
 	parquet.RegisterColumnBinding(binding{})
-	schemaspec.RegisterColumnType(schemaspec.ColumnType{Name: Name, Type: iceberg.PrimitiveTypes.Float64, Property: PropColumns})
+	coltype.RegisterPrimitive(coltype.Primitive{
+		Name: Name, Property: PropColumns, Annotation: string(Kind),
+		Iceberg: iceberg.PrimitiveTypes.Float64, Check: check, Format: percent,
+	})
+}
+
+// check refuses what is not a UNIT_INTERVAL value: on write (the binding)
+// and in JSON rows (the codec) alike.
+func check(v any) error {
+	x, ok := v.(float64)
+	if !ok {
+		return fmt.Errorf("value %v (%T) is not a double", v, v)
+	}
+	if math.IsNaN(x) || x < 0 || x > 1 {
+		return fmt.Errorf("value %v is outside UNIT_INTERVAL's [0, 1]", x)
+	}
+	return nil
+}
+
+// percent shows a value as a percentage, "25%", so that a test can tell the
+// type's formatter from the double's.
+func percent(v any) string {
+	x, ok := v.(float64)
+	if !ok {
+		return fmt.Sprint(v)
+	}
+	return strconv.FormatFloat(x*100, 'g', 4, 64) + "%"
 }
 
 // place allows the annotation on DOUBLE leaves without another logical type.
@@ -57,16 +86,7 @@ func (binding) Bind(f iceberg.NestedField) (parquet.ValueCheck, error) {
 	if !f.Type.Equals(iceberg.PrimitiveTypes.Float64) {
 		return nil, fmt.Errorf("has type %s, a UNIT_INTERVAL column is a double", f.Type)
 	}
-	return func(v any) error {
-		x, ok := v.(float64)
-		if !ok {
-			return fmt.Errorf("value %v (%T) is not a double", v, v)
-		}
-		if math.IsNaN(x) || x < 0 || x > 1 {
-			return fmt.Errorf("value %v is outside UNIT_INTERVAL's [0, 1]", x)
-		}
-		return nil
-	}, nil
+	return check, nil
 }
 
 func (binding) Recognize(t iceberg.Type) error {
