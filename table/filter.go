@@ -20,6 +20,15 @@ predicate = column op literal            op: = == != <> < <= > >=
           | column ["not"] "in" "(" literal { "," literal } ")"
           | column "starts_with" literal
 column    = a name, dotted for a nested field (img.size), or in backquotes
+          | "variant_get" "(" name "," path "," type ")"
+            the value at a path of a variant column, as Spark's
+            variant_get and Iceberg's extract term read it:
+            variant_get(v, '$.user.id', 'long') > 1000; path is an
+            RFC 9535 member path ($.a.b or $['a']['b']), type one of
+            boolean int long float double string date time timestamp
+            timestamptz (bigint and integer are long and int). It prunes
+            data files by their variant bounds and row groups and pages
+            by the shredded typed_value column.
 literal   = a number, true, false, or a 'quoted' or "quoted" string; it is
             read as the column's type: dates "2024-05-01", timestamps
             "2024-05-01T10:00:00", uuids, decimals as text
@@ -250,11 +259,19 @@ func (p *filterParser) predicate() (iceberg.BooleanExpression, error) {
 	}
 	p.pos++
 	column := t.text
-	field, ok := p.field(column)
-	if !ok {
-		return nil, p.fail("no column %q in the table schema", column)
+	var ref iceberg.UnboundTerm
+	var field iceberg.NestedField
+	if strings.EqualFold(column, "variant_get") && p.punct("(") {
+		var err error
+		if ref, field, err = p.variantGet(); err != nil {
+			return nil, err
+		}
+	} else {
+		if field, ok = p.field(column); !ok {
+			return nil, p.fail("no column %q in the table schema", column)
+		}
+		ref = iceberg.Reference(column)
 	}
-	ref := iceberg.Reference(column)
 	switch {
 	case p.keyword("is"):
 		not := p.keyword("not")
@@ -297,7 +314,7 @@ func (p *filterParser) predicate() (iceberg.BooleanExpression, error) {
 	return iceberg.LiteralPredicate(filterOps[op.text], ref, lit), nil
 }
 
-func (p *filterParser) in(ref iceberg.Reference, field iceberg.NestedField, not bool) (iceberg.BooleanExpression, error) {
+func (p *filterParser) in(ref iceberg.UnboundTerm, field iceberg.NestedField, not bool) (iceberg.BooleanExpression, error) {
 	if !p.punct("(") {
 		return nil, p.fail("want ( after in")
 	}
@@ -320,6 +337,57 @@ func (p *filterParser) in(ref iceberg.Reference, field iceberg.NestedField, not 
 		op = iceberg.OpNotIn
 	}
 	return iceberg.SetPredicate(op, ref, lits), nil
+}
+
+// variantTypes are the types variant_get reads a path as: Iceberg's
+// names, and Spark SQL's for the integers.
+var variantTypes = map[string]iceberg.PrimitiveType{
+	"boolean": iceberg.PrimitiveTypes.Bool, "int": iceberg.PrimitiveTypes.Int32, "integer": iceberg.PrimitiveTypes.Int32,
+	"long": iceberg.PrimitiveTypes.Int64, "bigint": iceberg.PrimitiveTypes.Int64,
+	"float": iceberg.PrimitiveTypes.Float32, "double": iceberg.PrimitiveTypes.Float64,
+	"string": iceberg.PrimitiveTypes.String, "date": iceberg.PrimitiveTypes.Date, "time": iceberg.PrimitiveTypes.Time,
+	"timestamp": iceberg.PrimitiveTypes.Timestamp, "timestamptz": iceberg.PrimitiveTypes.TimestampTz,
+}
+
+// variantGet reads the rest of variant_get(column, 'path', 'type'): the
+// extract term, and a field of the type the literals are read as.
+func (p *filterParser) variantGet() (iceberg.UnboundTerm, iceberg.NestedField, error) {
+	t, ok := p.peek()
+	if !ok || t.kind != tWord {
+		return nil, iceberg.NestedField{}, p.fail("want a variant column in variant_get")
+	}
+	p.pos++
+	field, ok := p.field(t.text)
+	if !ok {
+		return nil, field, p.fail("no column %q in the table schema", t.text)
+	}
+	if _, isVariant := field.Type.(iceberg.VariantType); !isVariant {
+		return nil, field, p.fail("variant_get: column %q is %s, not variant", t.text, field.Type)
+	}
+	var args [2]string
+	for i, what := range []string{"a path", "a type"} {
+		if !p.punct(",") {
+			return nil, field, p.fail("want , and %s in variant_get", what)
+		}
+		a, ok := p.peek()
+		if !ok || a.kind != tString {
+			return nil, field, p.fail("want %s in quotes in variant_get", what)
+		}
+		p.pos++
+		args[i] = a.text
+	}
+	if !p.punct(")") {
+		return nil, field, p.fail("want ) to close variant_get")
+	}
+	if !strings.HasPrefix(args[0], "$") {
+		return nil, field, p.fail("variant_get: path %q does not start with $", args[0])
+	}
+	typ, ok := variantTypes[strings.ToLower(args[1])]
+	if !ok {
+		return nil, field, p.fail("variant_get: type %q is not one of boolean int long float double string date time timestamp timestamptz", args[1])
+	}
+	term := iceberg.Extract(iceberg.Reference(t.text), args[0], typ)
+	return term, iceberg.NestedField{ID: field.ID, Name: field.Name, Type: typ}, nil
 }
 
 func (p *filterParser) field(name string) (iceberg.NestedField, bool) {

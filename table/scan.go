@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"iter"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 
@@ -67,6 +68,32 @@ type Scan struct {
 	// raw hands rows on in the read schema, with the filter's and the
 	// deletes' columns, instead of reshaping them to Spec.Schema.
 	raw bool
+	// warnings are what the file readers said of the filter: predicates
+	// they did not push down, and why (Warnings).
+	mu       sync.Mutex
+	warnings []string
+}
+
+// warn records a reader's filter warnings, each once.
+func (s *Scan) warn(ws []string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, w := range ws {
+		if !slices.Contains(s.warnings, w) {
+			s.warnings = append(s.warnings, w)
+		}
+	}
+}
+
+// Warnings are what the files read so far said of the filter: the
+// predicates a reader did not push down into its statistics and pages, and
+// why (a variant path shredded as a type the predicate does not read it
+// as). The rows are right either way; the warning says the filter cost a
+// full read of those files.
+func (s *Scan) Warnings() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.warnings)
 }
 
 // Snapshot is the snapshot the scan reads; nil for a table without one.
@@ -347,6 +374,9 @@ func (s *Scan) readTask(ctx context.Context, i int, reuse bool, emit func(*data.
 		return fail(err)
 	}
 	defer r.Close()
+	if w, ok := r.(interface{ FilterWarnings() []string }); ok {
+		s.warn(w.FilterWarnings())
+	}
 	var out *data.Record
 	for ctx.Err() == nil {
 		rec, err := r.Next()

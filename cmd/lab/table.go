@@ -386,6 +386,7 @@ task order, in the form lab read prints and lab write reads.
 vectors and position deletes by row position, equality deletes by key.`,
 		Example: `  lab table scan lab.docs --limit 5
   lab table scan lab.docs --columns id,img.uri --filter "region = 'eu' and id >= 100"
+  lab table scan lab.events --filter "variant_get(v, '$.user.id', 'long') > 1000"
   lab table scan lab.docs --snapshot 3051729675574597004 | lab write --schema @schema.json copy.parquet`,
 		Args: usageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -459,6 +460,11 @@ func runTableScan(cmd *cobra.Command, t *table.Table, o table.ScanOptions) error
 		if encErr, writeErr := out.write(rec); encErr != nil || writeErr != nil {
 			return out.fail(errors.Join(encErr, writeErr))
 		}
+	}
+	// The rows are right either way; a predicate not pushed down cost a
+	// full read of the files it was not pushed into.
+	for _, w := range s.Warnings() {
+		fmt.Fprintf(cmd.ErrOrStderr(), "lab: warning: %s\n", w)
 	}
 	return out.finish()
 }

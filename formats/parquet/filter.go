@@ -170,8 +170,8 @@ func (e *statsEvaluator) extractStats(ext iceberg.BoundExtract) *chunkStats {
 				switch {
 				case err != nil || info.unsigned:
 				case !data.Promotable(info.typ, ext.Type()):
-					e.f.warnings = append(e.f.warnings, fmt.Sprintf("filter on %s: the path is shredded as %s, the predicate reads it as %s: not pushed down",
-						ext, info.typ, ext.Type()))
+					e.f.warnings = append(e.f.warnings, fmt.Sprintf("filter on %s at %s as %s: the path is shredded as %s, which does not promote to %s: not pushed down",
+						ext.Ref().Field().Name, ext.Path(), ext.Type(), info.typ, ext.Type()))
 				default:
 					plan.stops, plan.col = ps, filterColumn{col: ps.leaf.col, info: info}
 				}
