@@ -366,7 +366,7 @@ func writeVectors(path string, sc *iceberg.Schema, recs []*data.Record) error {
 	if err != nil {
 		return err
 	}
-	w, err := b.Schema(sc).Set(parquet.PropVectorColumns, fmt.Sprintf("emb:float32:%d", vectorDim)).Overwrite().Build()
+	w, err := b.Schema(sc).Set(parquet.PropVectorColumns, fmt.Sprintf("emb:vector<float32,%d>", vectorDim)).Overwrite().Build()
 	if err != nil {
 		return err
 	}
