@@ -5,23 +5,21 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	pvariant "github.com/apache/arrow-go/v18/parquet/variant"
 	"github.com/apache/iceberg-go"
 
-	iceio "github.com/apache/iceberg-go/io"
 	pq "github.com/parquet-go/parquet-go"
 
 	"github.com/coltype-lab/lab/bench/peers"
 	"github.com/coltype-lab/lab/data"
 	lparquet "github.com/coltype-lab/lab/formats/parquet"
+	"github.com/coltype-lab/lab/internal/iocount"
 	"github.com/coltype-lab/lab/registry"
 	"github.com/coltype-lab/lab/variant"
 )
@@ -385,11 +383,11 @@ func RunVariantBench(cfg VariantBenchConfig) (rep *VariantBenchReport, err error
 			return nil, fmt.Errorf("%s: filtered count %d, want %d", l.name, fr.count, wantCount)
 		}
 		res.FilterCount, res.FilterBytes, res.FilterGroups, res.Warnings = fr.count, fr.bytes, fr.groups, fr.warnings
-		counter := &countingIO{}
+		counter := &iocount.FS{}
 		if err := readAllVariantsFrom(registry.InputFile{FS: counter, Location: path}, len(values), values); err != nil {
 			return nil, fmt.Errorf("%s: full read: %w", l.name, err)
 		}
-		res.FullBytes = counter.n.Load()
+		res.FullBytes = counter.Bytes()
 		rep.Results = append(rep.Results, res)
 	}
 	if !cfg.NoDuckDB {
@@ -622,22 +620,33 @@ func readProjectedPath(path string) ([]int32, error) {
 	}
 }
 
-// readTypedColumn is the floor of a path read: parquet-go alone reads the
-// typed_value column of VariantBenchPath, page by page, values in batches.
-func readTypedColumn(path string, want int) error {
+// openParquetGo opens path with parquet-go alone, as the floors read it.
+func openParquetGo(path string) (*pq.File, func(), error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
-	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
-		return err
+		f.Close()
+		return nil, nil, err
 	}
 	pf, err := pq.OpenFile(f, st.Size())
 	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return pf, func() { f.Close() }, nil
+}
+
+// readTypedColumn is the floor of a path read: parquet-go alone reads the
+// typed_value column of VariantBenchPath, page by page, values in batches.
+func readTypedColumn(path string, want int) error {
+	pf, closeFile, err := openParquetGo(path)
+	if err != nil {
 		return err
 	}
+	defer closeFile()
 	col := -1
 	for i, p := range pf.Schema().Columns() {
 		if strings.Join(p, ".") == "v.typed_value.user.typed_value.id.typed_value" {
@@ -711,24 +720,16 @@ func pageIndexFilter(dir string, values []pvariant.Value, rep *VariantBenchRepor
 	if fr.count != wantCount {
 		return fmt.Errorf("page-index file: filtered count %d, want %d", fr.count, wantCount)
 	}
-	counter := &countingIO{}
+	counter := &iocount.FS{}
 	if err := readAllVariantsFrom(registry.InputFile{FS: counter, Location: path}, len(values), values); err != nil {
 		return fmt.Errorf("page-index file: full read: %w", err)
 	}
-	f, err := os.Open(path)
+	pf, closeFile, err := openParquetGo(path)
 	if err != nil {
 		return err
 	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return err
-	}
-	pf, err := pq.OpenFile(f, st.Size(), pq.SkipPageIndex(true))
-	if err != nil {
-		return err
-	}
-	res.PageFilterRows, res.PageFilterBytes, res.PageFullBytes = fr.rows, fr.bytes, counter.n.Load()
+	defer closeFile()
+	res.PageFilterRows, res.PageFilterBytes, res.PageFullBytes = fr.rows, fr.bytes, counter.Bytes()
 	res.PageIndexGroups = len(pf.RowGroups())
 	return nil
 }
@@ -737,7 +738,7 @@ func pageIndexFilter(dir string, values []pvariant.Value, rep *VariantBenchRepor
 // threshold: only the path is projected, the filter is pushed down, and
 // the rows are filtered again (a pushed-down filter only prunes).
 func countFiltered(path string, threshold int64) (filterRead, error) {
-	counter := &countingIO{}
+	counter := &iocount.FS{}
 	b, err := registry.NewReadBuilder[*data.Record](registry.PARQUET, registry.InputFile{FS: counter, Location: path})
 	if err != nil {
 		return filterRead{}, err
@@ -769,38 +770,8 @@ func countFiltered(path string, threshold int64) (filterRead, error) {
 	}
 	out.groups = (rows + variantRowGroupRows - 1) / variantRowGroupRows
 	out.rows = rows
-	out.bytes = counter.n.Load()
+	out.bytes = counter.Bytes()
 	return out, nil
-}
-
-// countingIO is the local file system, counting the bytes read.
-type countingIO struct{ n atomic.Int64 }
-
-func (c *countingIO) Open(name string) (iceio.File, error) {
-	f, err := registry.LocalInput(name).FS.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	return &countingFile{File: f, n: &c.n}, nil
-}
-
-func (c *countingIO) Remove(name string) error { return fs.ErrPermission }
-
-type countingFile struct {
-	iceio.File
-	n *atomic.Int64
-}
-
-func (f *countingFile) Read(p []byte) (int, error) {
-	k, err := f.File.Read(p)
-	f.n.Add(int64(k))
-	return k, err
-}
-
-func (f *countingFile) ReadAt(p []byte, off int64) (int, error) {
-	k, err := f.File.ReadAt(p, off)
-	f.n.Add(int64(k))
-	return k, err
 }
 
 // runDuckDBVariant has DuckDB write the same events (from their JSON) and

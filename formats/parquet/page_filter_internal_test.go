@@ -5,19 +5,17 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"slices"
-	"sync/atomic"
 	"testing"
 
 	pvariant "github.com/apache/arrow-go/v18/parquet/variant"
 	"github.com/apache/iceberg-go"
-	iceio "github.com/apache/iceberg-go/io"
 	"github.com/parquet-go/parquet-go/encoding/thrift"
 	"github.com/parquet-go/parquet-go/format"
 
 	"github.com/coltype-lab/lab/data"
+	"github.com/coltype-lab/lab/internal/iocount"
 	"github.com/coltype-lab/lab/registry"
 )
 
@@ -65,40 +63,10 @@ func pagedVariantFile(t testing.TB, rows, pageBytes int) (string, *iceberg.Schem
 	return path, sc
 }
 
-// countingFS is the local file system, counting the bytes read.
-type countingFS struct{ n atomic.Int64 }
-
-func (c *countingFS) Open(name string) (iceio.File, error) {
-	f, err := registry.LocalInput(name).FS.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	return &countingFile{File: f, n: &c.n}, nil
-}
-
-func (c *countingFS) Remove(string) error { return fs.ErrPermission }
-
-type countingFile struct {
-	iceio.File
-	n *atomic.Int64
-}
-
-func (f *countingFile) Read(p []byte) (int, error) {
-	k, err := f.File.Read(p)
-	f.n.Add(int64(k))
-	return k, err
-}
-
-func (f *countingFile) ReadAt(p []byte, off int64) (int, error) {
-	k, err := f.File.ReadAt(p, off)
-	f.n.Add(int64(k))
-	return k, err
-}
-
 // readAllOf reads every record of in with opts and the bytes it took.
 func readAllOf(t *testing.T, path string, opts registry.ReadOptions) ([]*data.Record, int64) {
 	t.Helper()
-	counter := &countingFS{}
+	counter := &iocount.FS{}
 	r, err := newRecordReader(registry.InputFile{FS: counter, Location: path}, opts)
 	if err != nil {
 		t.Fatal(err)
@@ -108,7 +76,7 @@ func readAllOf(t *testing.T, path string, opts registry.ReadOptions) ([]*data.Re
 	for {
 		rec, err := r.Next()
 		if errors.Is(err, io.EOF) {
-			return out, counter.n.Load()
+			return out, counter.Bytes()
 		}
 		if err != nil {
 			t.Fatalf("row %d: %v", len(out), err)
