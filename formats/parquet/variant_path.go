@@ -447,4 +447,10 @@ func lookupRaw(v pvariant.Value, steps []string) pvariant.Value {
 // could not push down, and why (a variant path shredded as a type the
 // predicate does not read it as). Such a predicate prunes nothing; the
 // caller applies the filter to the rows as always.
-func (r *recordReader) FilterWarnings() []string { return slices.Clone(r.filterWarnings) }
+func (r *recordReader) FilterWarnings() []string {
+	if r.filter != nil {
+		// The page-level evaluation (keptRanges) may add to them.
+		return slices.Clone(r.filter.warnings)
+	}
+	return slices.Clone(r.filterWarnings)
+}
