@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"runtime"
 	"sync"
 	"unsafe"
 
@@ -165,41 +164,18 @@ func DimMismatchError(query, column int) error {
 //
 // k = 0 or an empty source gives empty results, not an error.
 func SearchStream(metric Metric, dim int, src BlockSource, queries Matrix, k int, workers int) ([][]Result, error) {
-	if !metric.Valid() {
-		return nil, fmt.Errorf("vector: invalid metric %v", metric)
-	}
-	if dim < 1 {
-		return nil, fmt.Errorf("vector: column dimension %d, want ≥ 1", dim)
-	}
-	if queries.Dim != dim {
-		return nil, DimMismatchError(queries.Dim, dim)
-	}
-	if err := queries.check("queries"); err != nil {
+	sc, err := NewScanScorer(metric, dim, queries, k, workers)
+	if err != nil {
 		return nil, err
 	}
-	if k < 0 {
-		return nil, fmt.Errorf("vector: k = %d, want ≥ 0", k)
-	}
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	m := queries.Rows()
-	if m == 0 || k == 0 {
+	if sc.Idle() {
 		// Nothing can be found; the source is not read.
-		out := make([][]Result, m)
-		for i := range out {
-			out[i] = []Result{}
-		}
-		return out, nil
-	}
-	scorers := make([]*scorer, workers)
-	for w := range scorers {
-		scorers[w] = newScorer(metric, queries, k)
+		return sc.Results(), nil
 	}
 
-	blocks := make(chan Block, workers)
+	blocks := make(chan Block, sc.Workers())
 	var wg sync.WaitGroup
-	for _, s := range scorers {
+	for _, s := range sc.scorers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -239,16 +215,7 @@ func SearchStream(metric Metric, dim int, src BlockSource, queries Matrix, k int
 	if readErr != nil {
 		return nil, readErr
 	}
-
-	out := make([][]Result, m)
-	for i := range out {
-		top := NewTopK(k, metric)
-		for _, s := range scorers {
-			top.Merge(s.tops[i])
-		}
-		out[i] = top.Results()
-	}
-	return out, nil
+	return sc.Results(), nil
 }
 
 // Tile sizes of the batched path: gemmNT scores tileQueries queries against

@@ -11,6 +11,10 @@ import "sync"
 type pageBuffers struct {
 	free  chan []byte // 4-byte aligned buffers, length = capacity − 3
 	reads chan []byte // 4-byte aligned, capacity a multiple of readGrain
+	// deferBSS leaves BYTE_STREAM_SPLIT float32 rows encoded in the
+	// decoded page (decodedPage.bss) for the fused scan that owns these
+	// buffers to decode in row tiles; no other reader sets it.
+	deferBSS bool
 }
 
 const readGrain = 64 << 10

@@ -204,7 +204,12 @@ func (b *FileBlocks) Close() {
 	})
 }
 
-// Search is SearchFile on an open file.
+// Search is SearchFile on an open file. A file whose column chunks all have
+// an offset index (every file the lab writes) is searched by the fused scan
+// (searchFused: each page scored on the goroutine that decodes it,
+// BYTE_STREAM_SPLIT rows in cache-sized tiles or stripes); any other by the
+// block stream of Blocks. Both give the same results and fail on the same
+// page.
 func (f *File) Search(layout Layout, metric vector.Metric, queries vector.Matrix, k int) ([][]vector.Result, error) {
 	info := f.info
 	if layout != 0 && layout != info.Layout {
@@ -222,6 +227,9 @@ func (f *File) Search(layout Layout, metric vector.Metric, queries vector.Matrix
 	}
 	if queries.Dim != info.Dim {
 		return nil, fmt.Errorf("%s: %w", info.Path, vector.DimMismatchError(queries.Dim, info.Dim))
+	}
+	if res, ok, err := f.searchFused(metric, queries, k); ok {
+		return res, err
 	}
 	src := f.Blocks(0)
 	defer src.Close()

@@ -790,6 +790,10 @@ type decodedPage struct {
 	dim     int
 	// zeroCopy reports that vectors aliases the bytes read from the file.
 	zeroCopy bool
+	// bss, when not nil, holds the present rows still BYTE_STREAM_SPLIT
+	// encoded, vectors being nil: only a fused scan's decoders
+	// (pageBuffers.deferBSS) leave them so, to decode them in row tiles.
+	bss *bssRows
 	// buf is the pooled decompression buffer vectors may alias (nil when
 	// none): it goes back to its pool once the page's block is scored;
 	// bufRead says it is a read buffer (File.ReadPages), which has a pool
@@ -1092,6 +1096,7 @@ func (f *File) decodeBody(pl pageLayout, c *chunk, body []byte, wantDim int, buf
 	flba := info.Layout.flat()
 	var elems []float32
 	var zero bool
+	var deferred *bssRows
 	if pl.encoding == format.RLEDictionary || pl.encoding == format.PlainDictionary {
 		width := 1
 		if flba {
@@ -1099,15 +1104,22 @@ func (f *File) decodeBody(pl pageLayout, c *chunk, body []byte, wantDim int, buf
 		}
 		elems, err = dictionaryValues(c, vals, nonNull, width)
 	} else {
-		elems, zero, err = decodeFloatsInto(vals, nonNull, pl.encoding, flba, info.Dim, info.Element, bufs, &buf)
+		elems, zero, deferred, err = decodeFloatsOrDefer(vals, nonNull, pl.encoding, flba, info.Dim, info.Element, bufs, &buf)
 	}
 	if err != nil {
 		return decodedPage{}, err
 	}
+	if deferred != nil && !flba && (info.Layout != LayoutVectorRepetition || defs != nil) {
+		// The general paths read the values one by one.
+		if elems, err = deferred.decode(bufs, &buf); err != nil {
+			return decodedPage{}, err
+		}
+		deferred = nil
+	}
 	zero = zero && !pl.compressed
 	switch info.Layout {
 	case LayoutFLBA, LayoutFLBARaw, LayoutFixedSizeList:
-		p := decodedPage{rows: nv, vectors: elems, dim: info.Dim, zeroCopy: zero}
+		p := decodedPage{rows: nv, vectors: elems, dim: info.Dim, zeroCopy: zero, bss: deferred}
 		if defs != nil && nonNull != nv {
 			p.present = make([]bool, nv)
 			for i, d := range defs {
@@ -1116,7 +1128,9 @@ func (f *File) decodeBody(pl pageLayout, c *chunk, body []byte, wantDim int, buf
 		}
 		return p, nil
 	case LayoutVectorRepetition:
-		return assembleFixed(info, nv, defs, elems, zero)
+		p, err := assembleFixed(info, nv, defs, elems, zero)
+		p.bss = deferred
+		return p, err
 	default:
 		return assembleList(info, nv, reps, defs, elems, wantDim)
 	}
@@ -1168,13 +1182,24 @@ func (f *File) fixedRowsPage(pl pageLayout, c *chunk, repBytes, defBytes, vals [
 	}
 	var elems []float32
 	zero := false
+	var deferred *bssRows
 	if pl.encoding == format.RLEDictionary || pl.encoding == format.PlainDictionary {
 		elems, err = dictionaryValues(c, vals, nv, 1)
 	} else {
-		elems, zero, err = decodeFloatsInto(vals, nv, pl.encoding, false, dim, info.Element, bufs, hold)
+		elems, zero, deferred, err = decodeFloatsOrDefer(vals, nv, pl.encoding, false, dim, info.Element, bufs, hold)
 	}
 	if err != nil {
 		return p, false, err
+	}
+	if deferred != nil {
+		if head == 0 && nv%dim == 0 {
+			// Whole rows from the first value on: the scan decodes them
+			// in row tiles.
+			return decodedPage{rows: nv / dim, dim: dim, lastCount: dim, bss: deferred}, true, nil
+		}
+		if elems, err = deferred.decode(bufs, hold); err != nil {
+			return p, false, err
+		}
 	}
 	if len(elems) != nv {
 		return p, false, fmt.Errorf("%d values decoded, the levels define %d", len(elems), nv)
