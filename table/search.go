@@ -240,7 +240,7 @@ func (t *Table) searchPaged(ctx context.Context, s *Scan, path string, field ice
 		}
 	}
 	extra := deleted.Cardinality()
-	res, err := vector.SearchStream(o.Metric, info.Dim, blocks, o.Queries, o.K+int(extra), 0)
+	res, err := blocks.Search(o.Metric, o.Queries, o.K+int(extra))
 	if err != nil {
 		return 0, err
 	}

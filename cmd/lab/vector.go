@@ -138,7 +138,7 @@ func runVectorSearch(out io.Writer, path string, o vectorSearchOptions) error {
 	for _, q := range queries {
 		data = append(data, q...)
 	}
-	res, err := vector.SearchStream(metric, dim, blocks, vector.Matrix{Dim: dim, Data: data}, o.k, 0)
+	res, err := blocks.Search(metric, vector.Matrix{Dim: dim, Data: data}, o.k)
 	if err != nil {
 		return err
 	}

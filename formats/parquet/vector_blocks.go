@@ -113,11 +113,17 @@ func vectorBlockProperties(props map[string]string) (workers int, mapFile bool, 
 	return workers, mapFile, column, nil
 }
 
-// vectorBlockReader hands out the blocks of the selected row groups.
+// vectorBlockReader hands out the blocks of the selected row groups, or
+// searches them itself (Search). Its page decoders start with the first
+// block asked for, so a search that never asks for one runs on the fused
+// scan instead.
 type vectorBlockReader struct {
-	file   *openedFile
-	col    *vectorcol.File
-	blocks *vectorcol.FileBlocks
+	file    *openedFile
+	col     *vectorcol.File
+	workers int
+	blocks  *vectorcol.FileBlocks // nil until the first Next
+	used    bool                  // Next or Search has run
+	closed  bool
 }
 
 func newVectorBlockReader(f *openedFile, opts registry.ReadOptions, named string, workers int, mapFile bool) (*vectorBlockReader, error) {
@@ -155,7 +161,7 @@ func newVectorBlockReader(f *openedFile, opts registry.ReadOptions, named string
 	}
 	col.KeepRowGroups(func(g int) bool { return g < len(keep) && keep[g] })
 	col.ReadPages(!mapFile)
-	return &vectorBlockReader{file: f, col: col, blocks: col.Blocks(workers)}, nil
+	return &vectorBlockReader{file: f, col: col, workers: workers}, nil
 }
 
 // projectedVectorColumn is the top-level name of the one field projection
@@ -183,8 +189,13 @@ func projectedVectorColumn(projection, fileSch *iceberg.Schema) (string, error) 
 
 // Next returns the next block, or io.EOF after the last.
 func (r *vectorBlockReader) Next() (vector.Block, error) {
-	if r.blocks == nil {
+	switch {
+	case r.closed:
 		return vector.Block{}, fmt.Errorf("read %s: reader is closed", r.file.location)
+	case r.blocks == nil && r.used:
+		return vector.Block{}, fmt.Errorf("read %s: the reader's rows were searched (Search); it hands out no blocks after", r.file.location)
+	case r.blocks == nil:
+		r.blocks, r.used = r.col.Blocks(r.workers), true
 	}
 	b, err := r.blocks.Next()
 	if err != nil && !errors.Is(err, io.EOF) {
@@ -198,14 +209,42 @@ func (r *vectorBlockReader) Next() (vector.Block, error) {
 func (r *vectorBlockReader) Info() vectorcol.FileInfo             { return r.col.Info() }
 func (r *vectorBlockReader) Checksums() (verified, without int64) { return r.col.Checksums() }
 
+// Search finds, for each query, the k best rows of the column (ids are
+// the file's row positions), as vector.SearchStream over the reader's
+// blocks finds them. Before any block is read, and with the default
+// workers, it runs the fused scan (vectorcol.File.Search), which scores
+// every page on the goroutine that decodes it; after, it streams the rest
+// of the blocks.
+func (r *vectorBlockReader) Search(metric vector.Metric, queries vector.Matrix, k int) ([][]vector.Result, error) {
+	if r.closed {
+		return nil, fmt.Errorf("read %s: reader is closed", r.file.location)
+	}
+	if !r.used && r.workers == 0 {
+		r.used = true
+		res, err := r.col.Search(0, metric, queries, k)
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w", r.file.location, err)
+		}
+		return res, nil
+	}
+	dim := r.col.Info().Dim
+	if dim == 0 {
+		dim = queries.Dim
+	}
+	return vector.SearchStream(metric, dim, r, queries, k, 0)
+}
+
 // Close stops the page decoders and closes the file. Blocks must not be
 // used afterwards.
 func (r *vectorBlockReader) Close() error {
-	if r.blocks == nil {
+	if r.closed {
 		return nil
 	}
-	r.blocks.Close()
-	r.blocks = nil
+	r.closed = true
+	if r.blocks != nil {
+		r.blocks.Close()
+		r.blocks = nil
+	}
 	err := r.col.Close()
 	if cerr := r.file.Close(); err == nil {
 		err = cerr
@@ -218,6 +257,7 @@ func (r *vectorBlockReader) Close() error {
 // without a CRC to verify.
 type VectorBlocks interface {
 	registry.Reader[vector.Block]
+	vector.Searcher
 	Info() vectorcol.FileInfo
 	Checksums() (verified, without int64)
 }

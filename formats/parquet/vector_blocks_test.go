@@ -256,3 +256,52 @@ func TestVectorBlocksOverHTTP(t *testing.T) {
 		t.Errorf("%d ranged GETs, %d whole-object GETs: want ranges only", ranged.Load(), whole.Load())
 	}
 }
+
+// The block reader's Search (the fused scan) finds what SearchStream over
+// its blocks finds, and counts the same pages checked for their CRC; with
+// read.vector.workers set it streams the blocks, honouring the setting.
+func TestVectorBlocksSearchMatchesTheStream(t *testing.T) {
+	queries := vector.Matrix{Dim: vecDim, Data: slices.Concat(vectorValues(4, vecDim, 11)...)}
+	for _, layout := range []string{"flba", "list", "vector-repetition"} {
+		path, _ := vectorBlocksFile(t, layout)
+		open := func(props map[string]string) parquet.VectorBlocks {
+			t.Helper()
+			r, err := parquet.OpenVectorBlocks(registry.LocalInput(path), func(b *registry.ReadBuilder[vector.Block]) { b.SetAll(props) })
+			if err != nil {
+				t.Fatal(err)
+			}
+			return r
+		}
+		fused := open(nil)
+		got, err := fused.Search(vector.MetricL2, queries, 7)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gotChecked, gotWithout := fused.Checksums()
+		if _, err := fused.Next(); err == nil || !strings.Contains(err.Error(), "searched") {
+			t.Errorf("%s: Next after Search: %v, want an error saying the rows were searched", layout, err)
+		}
+		fused.Close()
+		stream := open(nil)
+		want, err := vector.SearchStream(vector.MetricL2, vecDim, stream, queries, 7, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantChecked, wantWithout := stream.Checksums()
+		stream.Close()
+		for q := range want {
+			if !closeResults(got[q], want[q]) {
+				t.Fatalf("%s query %d: Search %v, the block stream %v", layout, q, got[q], want[q])
+			}
+		}
+		if gotChecked != wantChecked || gotWithout != wantWithout || gotChecked == 0 {
+			t.Errorf("%s: Search checked %d pages' CRCs (%d without), the stream %d (%d)", layout, gotChecked, gotWithout, wantChecked, wantWithout)
+		}
+		workers := open(map[string]string{parquet.PropVectorWorkers: "1"})
+		res, err := workers.Search(vector.MetricL2, queries, 7)
+		workers.Close()
+		if err != nil || len(res) != len(want) || !closeResults(res[0], want[0]) {
+			t.Errorf("%s: Search with read.vector.workers=1: %v, %v", layout, res, err)
+		}
+	}
+}

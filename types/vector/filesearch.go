@@ -32,6 +32,9 @@ func SearchFile(in registry.InputFile, metric Metric, queries Matrix, k int, con
 		return nil, err
 	}
 	defer r.Close()
+	if s, ok := r.(Searcher); ok {
+		return s.Search(metric, queries, k)
+	}
 	first, err := r.Next()
 	if errors.Is(err, io.EOF) {
 		if err := queries.check("queries"); err != nil {
@@ -51,6 +54,14 @@ func SearchFile(in registry.InputFile, metric Metric, queries Matrix, k int, con
 		dim = queries.Dim // the reader left it to the search
 	}
 	return SearchStream(metric, dim, &peekedBlocks{first: &first, r: r}, queries, k, 0)
+}
+
+// A Searcher is a reader of Blocks that searches its rows itself, as
+// SearchStream over its blocks would, and faster: the Parquet model's
+// scores every page on the goroutine that decodes it. SearchFile uses it
+// when the registry's reader has it.
+type Searcher interface {
+	Search(metric Metric, queries Matrix, k int) ([][]Result, error)
 }
 
 // peekedBlocks hands out a block already read, then the reader's.
