@@ -19,34 +19,19 @@ import (
 // and several codecs (the
 // corpus under testdata/fuzz/FuzzPageDecoder adds hand-broken ones).
 func FuzzPageDecoder(f *testing.F) {
-	dir := f.TempDir()
 	col := Column{Dim: 3, Data: []float32{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}, Null: []bool{false, true, false, false}}
 	elemNull := col
 	elemNull.ElementNull = make([]bool, 12)
 	elemNull.ElementNull[7] = true
-	for _, l := range Layouts() {
-		for _, c := range []Codec{CodecNone, CodecSnappy, CodecZstd, CodecLZ4} {
-			for _, e := range ValueEncodings() {
-				// A column without nulls goes through AppendBatch, whose
-				// whole pages are written from the data itself.
-				cols := []Column{col, {Dim: 3, Data: col.Data}}
-				if l == LayoutList || l == LayoutVectorRepetition {
-					cols = append(cols, elemNull)
-				}
-				for _, cc := range cols {
-					p := filepath.Join(dir, "seed.parquet")
-					if err := WriteFile(p, cc, WriteOptions{Layout: l, Codec: c, Encoding: e, PageBytes: 24}); err != nil {
-						f.Fatal(err)
-					}
-					b, err := os.ReadFile(p)
-					if err != nil {
-						f.Fatal(err)
-					}
-					f.Add(b)
-				}
-			}
+	addLayoutSeeds(f, []Codec{CodecNone, CodecSnappy, CodecZstd, CodecLZ4}, func(l Layout) []Column {
+		// A column without nulls goes through AppendBatch, whose whole
+		// pages are written from the data itself.
+		cols := []Column{col, {Dim: 3, Data: col.Data}}
+		if l == LayoutList || l == LayoutVectorRepetition {
+			cols = append(cols, elemNull)
 		}
-	}
+		return cols
+	})
 	defer func(old int) { pages.MaxPageBytes = old }(pages.MaxPageBytes)
 	pages.MaxPageBytes = 1 << 20 // keep hostile headers from allocating much per run
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -121,5 +106,28 @@ func TestPageDecoderRejectsBrokenPages(t *testing.T) {
 				t.Fatal("a broken file read without error")
 			}
 		})
+	}
+}
+
+// addLayoutSeeds adds to f a file of every layout, value encoding and
+// codec of codecs for each column cols gives for the layout, in small pages.
+func addLayoutSeeds(f *testing.F, codecs []Codec, cols func(Layout) []Column) {
+	f.Helper()
+	p := filepath.Join(f.TempDir(), "seed.parquet")
+	for _, l := range Layouts() {
+		for _, c := range codecs {
+			for _, e := range ValueEncodings() {
+				for _, cc := range cols(l) {
+					if err := WriteFile(p, cc, WriteOptions{Layout: l, Codec: c, Encoding: e, PageBytes: 24}); err != nil {
+						f.Fatal(err)
+					}
+					b, err := os.ReadFile(p)
+					if err != nil {
+						f.Fatal(err)
+					}
+					f.Add(b)
+				}
+			}
+		}
 	}
 }
