@@ -325,8 +325,12 @@ func (r *recordReader) pageRanges(rg *format.RowGroup, idx int) ([]rowRange, []*
 	if r.filter == nil || len(r.filter.touched) == 0 {
 		return nil, nil, nil
 	}
-	// The columns read first: one that cannot be sought leaves the group
-	// whole before any page index is read.
+	// Chunks the lab decodes itself are not read by pages.
+	for _, c := range r.cursors {
+		if c.vectorSlots > 0 || usesOwnInt32Decoder(&rg.Columns[c.col].MetaData) {
+			return nil, nil, nil
+		}
+	}
 	walked := map[int]*chunkPages{}
 	verified := func(col, maxRep int) (*chunkPages, bool, error) {
 		if cp, ok := walked[col]; ok {
@@ -341,15 +345,17 @@ func (r *recordReader) pageRanges(rg *format.RowGroup, idx int) ([]rowRange, []*
 		}
 		return cp, ok, nil
 	}
+	// The filter's columns first: when their pages prune nothing, the
+	// columns read are not walked at all.
+	ranges, err := r.filter.keptRanges(r.file.src, r.file.size, rg, verified)
+	if err != nil || len(ranges) == 0 {
+		return ranges, nil, err
+	}
 	out := make([]*chunkPages, len(r.cursors))
 	for _, repeated := range []bool{true, false} { // the likelier misfits first
 		for i, c := range r.cursors {
 			if (c.leaf.rep > 0) != repeated {
 				continue
-			}
-			md := &rg.Columns[c.col].MetaData
-			if c.vectorSlots > 0 || usesOwnInt32Decoder(md) {
-				return nil, nil, nil
 			}
 			cp, ok, err := verified(c.col, c.leaf.rep)
 			if err != nil || !ok {
@@ -357,10 +363,6 @@ func (r *recordReader) pageRanges(rg *format.RowGroup, idx int) ([]rowRange, []*
 			}
 			out[i] = cp
 		}
-	}
-	ranges, err := r.filter.keptRanges(r.file.src, r.file.size, rg, verified)
-	if err != nil || ranges == nil {
-		return nil, nil, err
 	}
 	return ranges, out, nil
 }
