@@ -24,8 +24,10 @@ count, bounds) and offset index (per page: offset, size, first row).
 Every read is bounded by the footer and the file: a page header that does not
 parse inside its chunk, a page that ends past the chunk, a chunk or an index
 outside the file fail naming the row group, the column and the byte offset.
-The text view cuts long bounds to their start and length; --json keeps them
-whole.
+The text view shows bounds as lab inspect shows statistics: a VECTOR's as its
+first elements and length ("[0.1, 0.2, …] 768×float32"), other long ones cut
+to their start and length, and the page headers' bounds in a table of their
+own; --json keeps them whole.
 
 Exit status: 0 printed; 1 the file is missing, not Parquet, or a chunk or
 index is corrupt (named); 2 bad usage.`,

@@ -19,13 +19,19 @@
 //     type's property lists bare column names; a type without it (VECTOR:
 //     fixed[3072] is 768 float32 or 3072 int8) lists COLUMN:SPELLING.
 //
+// A type whose values are sequences of elements (VECTOR) also names them
+// (Element), so that lab inspect can say what a file's element leaf holds
+// in the type's own words.
+//
 // A Decl is one column's declaration: the type with its parameters. It
 // gives the column's Iceberg type, binds to the field that holds it (which
 // checks the field), converts values between JSON and the record model
 // (the value data.Record carries), and formats a value in a few dozen
 // characters for lab inspect. A Decl whose JSON is the Iceberg type's own
 // calls the plain codec it is handed, so it only adds what differs
-// (FILE checks the struct, VECTOR reads numbers into fixed bytes).
+// (FILE checks the struct, VECTOR reads numbers into fixed bytes). A Decl
+// whose columns' statistics bounds need not be values (a VECTOR's page
+// index holds prefixes) also implements BoundFormatter.
 package coltype
 
 import (
@@ -58,6 +64,14 @@ type Type struct {
 	// FromField declares a column from its field alone; nil when the
 	// field does not say enough.
 	FromField func(f iceberg.NestedField) (Decl, error)
+	// Element names an element type as the type's spellings do, given
+	// the name a Parquet footer gives it: the footer's key/value mirror
+	// and footer.VectorElementWidths call elements FLOAT, DOUBLE, FLOAT16
+	// and INT8, which VECTOR spells float32, float64, float16 and int8.
+	// ok is false for a name the type has no element for. nil for a type
+	// whose values are not sequences of elements. lab inspect names a
+	// column's element with it, so that it knows no type's element names.
+	Element func(parquet string) (name string, ok bool)
 }
 
 // Display names the type in messages: its annotation, else its name.
@@ -94,6 +108,19 @@ type Decl interface {
 	// Format renders v (the record model's value) for a terminal: short,
 	// one line, a few dozen characters at most.
 	Format(v any) string
+}
+
+// BoundFormatter is a Decl that tells a bound from a value. parquet-format
+// lets a writer store any lower and upper bounds as a column chunk's or a
+// page index's min and max, not only values of the column: parquet-go cuts
+// a page index's byte-array bounds to 16 bytes, which of a VECTOR is a
+// prefix that Format can only call "16 bytes, not a vector<float32,768>".
+// FormatBound renders v (the record model's form of a bound's bytes) as
+// Format does when it is a whole value of the declaration, and reports
+// false otherwise, so that lab inspect and lab pages show those bytes as
+// bytes. lab inspect formats every bound of a Decl without it with Format.
+type BoundFormatter interface {
+	FormatBound(v any) (s string, ok bool)
 }
 
 // Decoder decodes a JSON text as an Iceberg type, as data/jsonrow does.

@@ -1,6 +1,10 @@
 package vector
 
-import "math"
+import (
+	"math"
+
+	"github.com/coltype-lab/lab/internal/half"
+)
 
 // Float16Bits is an IEEE 754 binary16 value held as its bit pattern.
 type Float16Bits uint16
@@ -63,20 +67,7 @@ func Float16FromFloat32(f float32) Float16Bits {
 }
 
 // Float32 converts h to float32 exactly (every binary16 is a float32).
-func (h Float16Bits) Float32() float32 {
-	sign := uint32(h&0x8000) << 16
-	exp := uint32(h>>10) & 0x1f
-	mant := uint32(h & 0x3ff)
-	switch exp {
-	case 0:
-		// Zero or subnormal: mant × 2^-24 is exact in float32.
-		v := float32(mant) * (1.0 / (1 << 24))
-		return math.Float32frombits(math.Float32bits(v) | sign)
-	case 0x1f:
-		return math.Float32frombits(sign | 0x7f800000 | mant<<13)
-	}
-	return math.Float32frombits(sign | (exp+127-15)<<23 | mant<<13)
-}
+func (h Float16Bits) Float32() float32 { return half.Float32(uint16(h)) }
 
 // IsNaN reports whether h is a NaN.
 func (h Float16Bits) IsNaN() bool { return h&0x7c00 == 0x7c00 && h&0x3ff != 0 }

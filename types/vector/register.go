@@ -29,6 +29,18 @@ var Type = &coltype.Type{
 	Parse: func(column, spelling string) (coltype.Decl, error) {
 		return ParseType(column, spelling)
 	},
+	Element: elementFromParquet,
+}
+
+// elementFromParquet is Type.Element: the schema name of the element type
+// whose ParquetElement is name.
+func elementFromParquet(name string) (string, bool) {
+	for _, t := range elementTypes {
+		if p, ok := t.ParquetElement(); ok && p == name {
+			return t.String(), true
+		}
+	}
+	return "", false
 }
 
 func init() { coltype.Register(Type) }
@@ -212,4 +224,16 @@ func (d Declaration) Format(v any) string {
 	}
 	sb.WriteByte(']')
 	return sb.String() + suffix
+}
+
+var _ coltype.BoundFormatter = Declaration{}
+
+// FormatBound is Format for a whole vector of the declared type
+// (coltype.BoundFormatter): a bound of other bytes, such as a page index's
+// cut to its first 16, is not a vector, and lab inspect shows its bytes.
+func (d Declaration) FormatBound(v any) (string, bool) {
+	if _, err := d.bytes(v); err != nil {
+		return "", false
+	}
+	return d.Format(v), true
 }

@@ -62,6 +62,10 @@
 // ending in the value's length. A leaf that a registered value-level type
 // annotates (data/coltype: VECTOR on a FIXED_LEN_BYTE_ARRAY leaf, a type a
 // package adds) shows its bounds in the text view as that type formats
-// them, "[0, 0.2857, 0.5714, …] 768×float32"; the JSON report keeps the
-// display strings above.
+// them, "[0, 0.2857, 0.5714, …] 768×float32", unless the type says a bound
+// is none of its values (coltype.BoundFormatter: a page index bound cut to
+// a prefix), which shows as hex; the JSON report keeps the display strings
+// above. PagesReport reads its page statistics and column index bounds the
+// same way, and a VECTOR's element names come from the registered type
+// (coltype.Type.Element), so the package imports no column type.
 package inspect

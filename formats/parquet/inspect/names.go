@@ -7,8 +7,8 @@ import (
 	"github.com/parquet-go/parquet-go/deprecated"
 	"github.com/parquet-go/parquet-go/format"
 
+	"github.com/coltype-lab/lab/data/coltype"
 	"github.com/coltype-lab/lab/formats/parquet/footer"
-	"github.com/coltype-lab/lab/types/vector"
 )
 
 // parquet-go's enum names print "Type(?)" for values they do not know; the
@@ -83,25 +83,38 @@ func columnOrderName(co footer.ColumnOrder) string {
 	return fmt.Sprintf("%T", co.Value)
 }
 
-// elementType maps a vector element leaf to types/vector's element type:
-// FLOAT, DOUBLE, FIXED_LEN_BYTE_ARRAY(2) FLOAT16 and INT32 INT(8, signed).
-// It reads only the exported fields, so it works on a Report decoded from JSON.
-func elementType(n *Node) (vector.ElementType, bool) {
+// parquetElement is the name the footer's key/value mirror and
+// footer.VectorElementWidths give a vector element leaf: FLOAT, DOUBLE,
+// FIXED_LEN_BYTE_ARRAY(2) FLOAT16 and INT32 INT(8, signed) are FLOAT,
+// DOUBLE, FLOAT16 and INT8. It reads only the exported fields, so it works
+// on a Report decoded from JSON.
+func parquetElement(n *Node) (string, bool) {
 	lt := n.LogicalType
 	switch n.PhysicalType {
 	case "FLOAT":
-		return vector.Float32, lt == nil
+		return "FLOAT", lt == nil
 	case "DOUBLE":
-		return vector.Float64, lt == nil
+		return "DOUBLE", lt == nil
 	case "FIXED_LEN_BYTE_ARRAY":
-		return vector.Float16, lt != nil && lt.Name == "FLOAT16" && n.TypeLength != nil && *n.TypeLength == 2
+		return "FLOAT16", lt != nil && lt.Name == "FLOAT16" && n.TypeLength != nil && *n.TypeLength == 2
 	case "INT32":
 		if lt != nil {
-			return vector.Int8, lt.Name == "INT" && lt.BitWidth == 8 && lt.Signed != nil && *lt.Signed
+			return "INT8", lt.Name == "INT" && lt.BitWidth == 8 && lt.Signed != nil && *lt.Signed
 		}
-		return vector.Int8, n.ConvertedType == "INT_8"
+		return "INT8", n.ConvertedType == "INT_8"
 	}
-	return 0, false
+	return "", false
+}
+
+// vectorElement names the element Parquet calls parquet as the registered
+// VECTOR type spells it (data/coltype: "FLOAT" is "float32"); ok is false
+// when the program links no VECTOR type or the type has no such element.
+func vectorElement(parquet string) (string, bool) {
+	t, ok := coltype.ByAnnotation(string(footer.KindVector))
+	if !ok || t.Element == nil {
+		return "", false
+	}
+	return t.Element(parquet)
 }
 
 // equivalentConverted is the converted type parquet-format pairs with a

@@ -45,7 +45,9 @@ type ChunkPages struct {
 	ColumnIndex  *ColumnIndex   `json:"column_index,omitempty"`
 	OffsetIndex  []PageLocation `json:"offset_index,omitempty"`
 	Encrypted    bool           `json:"encrypted,omitempty"` // no metadata to walk the pages by
-	leaf         *footer.SchemaElement
+	// leaf is the schema's leaf at Path, nil when there is none: its type
+	// reads the bounds, as in Report's statistics.
+	leaf *Node
 }
 
 // PageHeader is one page header. Fields a page type does not have are
@@ -86,6 +88,9 @@ type PageBound struct {
 	NullCount *int64 `json:"null_count,omitempty"`
 	minBytes  int
 	maxBytes  int
+	// minText and maxText are the bounds as the column's registered type
+	// formats them, as Statistics' are.
+	minText, maxText string
 }
 
 // PageLocation is one page of an offset index.
@@ -169,8 +174,14 @@ func Pages(r io.ReaderAt, size int64, opts Options) (_ *PagesReport, err error) 
 	if opts.FullStatistics {
 		opts.MaxValueLen = math.MaxInt
 	}
-	b := &builder{opts: opts, schema: f.Meta.Schema, leaves: map[string]*Node{}}
-	b.tree()
+	// The mirror names a FIXED_LEN_BYTE_ARRAY VECTOR's element, which its
+	// bounds' formatter needs; lab inspect reports a mirror that does not
+	// parse, and without it those bounds show as hex.
+	anns, _ := footer.ReadAnnotations(f.Meta)
+	b, err := newBuilder(opts, f.Meta, anns)
+	if err != nil {
+		return nil, fmt.Errorf("pages %s: footer at offset %d: %w", name, f.Offset, err)
+	}
 	rep := &PagesReport{File: opts.Name, Size: size}
 	pages := 0
 	for gi := range f.Meta.RowGroups {
@@ -204,12 +215,8 @@ func (b *builder) chunkPages(r io.ReaderAt, dataEnd int64, cc *footer.ColumnChun
 		return ChunkPages{Encrypted: len(cc.EncryptedColumnMetadata) > 0}, nil
 	}
 	c := ChunkPages{Path: md.PathInSchema, PhysicalType: physicalName(md.Type), Codec: codecName(md.Codec),
-		Offset: md.DataPageOffset, Length: md.TotalCompressedSize, NumValues: md.NumValues, Pages: []PageHeader{}}
-	if n := b.leaves[pathKey(md.PathInSchema)]; n != nil && n.el != nil && n.el.Type.Valid && n.el.Type.V == md.Type {
-		c.leaf = n.el
-	} else {
-		c.leaf = &footer.SchemaElement{Type: nullOf(md.Type)}
-	}
+		Offset: md.DataPageOffset, Length: md.TotalCompressedSize, NumValues: md.NumValues, Pages: []PageHeader{},
+		leaf: b.leaves[pathKey(md.PathInSchema)]}
 	if d := md.DictionaryPageOffset; d.Valid && d.V > 0 && d.V < c.Offset {
 		c.Offset = d.V // pages start at the dictionary, as readers read them
 	}
@@ -243,7 +250,7 @@ func (b *builder) chunkPages(r io.ReaderAt, dataEnd int64, cc *footer.ColumnChun
 		if err := thrift.Unmarshal(new(thrift.CompactProtocol), raw, &ci); err != nil {
 			return c, fmt.Errorf("column index at byte %d: %w", cc.ColumnIndexOffset.V, err)
 		}
-		c.ColumnIndex = b.columnIndex(&ci, c.leaf)
+		c.ColumnIndex = b.columnIndex(&ci, md.Type, c.leaf)
 	}
 	if cc.OffsetIndexOffset.Valid {
 		raw, err := readIndex(r, dataEnd, "offset index", cc.OffsetIndexOffset, cc.OffsetIndexLength)
@@ -283,17 +290,16 @@ func readIndex(r io.ReaderAt, dataEnd int64, what string, off thrift.Null[int64]
 	return raw, nil
 }
 
-func (b *builder) pageReport(h *pageHeader, pos, n int64, phys format.Type, leaf *footer.SchemaElement) PageHeader {
+func (b *builder) pageReport(h *pageHeader, pos, n int64, phys format.Type, leaf *Node) PageHeader {
 	p := PageHeader{Offset: pos, HeaderLength: n, Type: pageTypeName(h.Type), CompressedSize: h.CompressedPageSize,
 		UncompressedSize: h.UncompressedPageSize, HasCRC: h.CRC.Valid}
-	leafNode := &Node{el: leaf}
 	switch {
 	case h.DataPageHeader != nil:
 		d := h.DataPageHeader
 		p.NumValues, p.Encoding = d.NumValues, encodingName(d.Encoding)
 		p.DefinitionLevelEncoding, p.RepetitionLevelEncoding = encodingName(d.DefinitionLevelEncoding), encodingName(d.RepetitionLevelEncoding)
 		if d.Statistics != nil {
-			p.Statistics = b.statistics(d.Statistics, phys, leafNode)
+			p.Statistics = b.statistics(d.Statistics, phys, leaf)
 		}
 	case h.DataPageHeaderV2 != nil:
 		d := h.DataPageHeaderV2
@@ -302,7 +308,7 @@ func (b *builder) pageReport(h *pageHeader, pos, n int64, phys format.Type, leaf
 		p.DefinitionLevelsByteLength, p.RepetitionLevelsByteLength = &d.DefinitionLevelsByteLength, &d.RepetitionLevelsByteLength
 		p.IsCompressed = optional(d.IsCompressed)
 		if d.Statistics != nil {
-			p.Statistics = b.statistics(d.Statistics, phys, leafNode)
+			p.Statistics = b.statistics(d.Statistics, phys, leaf)
 		}
 	case h.DictionaryPageHeader.Valid:
 		d := h.DictionaryPageHeader.V
@@ -311,16 +317,19 @@ func (b *builder) pageReport(h *pageHeader, pos, n int64, phys format.Type, leaf
 	return p
 }
 
-func (b *builder) columnIndex(ci *format.ColumnIndex, leaf *footer.SchemaElement) *ColumnIndex {
+// columnIndex reports a chunk's column index; its bounds are read as the
+// chunk's statistics are (bound).
+func (b *builder) columnIndex(ci *format.ColumnIndex, phys format.Type, leaf *Node) *ColumnIndex {
 	out := &ColumnIndex{BoundaryOrder: boundaryOrderName(ci.BoundaryOrder), Pages: []PageBound{}}
+	el := leafElement(leaf, phys)
 	for i, null := range ci.NullPages {
 		pb := PageBound{NullPage: null}
 		if !null {
 			if i < len(ci.MinValues) {
-				pb.Min, pb.minBytes = formatValue(leaf, ci.MinValues[i], b.opts.MaxValueLen), len(ci.MinValues[i])
+				pb.Min, pb.minText, pb.minBytes = bound(leaf, el, ci.MinValues[i], b.opts.MaxValueLen)
 			}
 			if i < len(ci.MaxValues) {
-				pb.Max, pb.maxBytes = formatValue(leaf, ci.MaxValues[i], b.opts.MaxValueLen), len(ci.MaxValues[i])
+				pb.Max, pb.maxText, pb.maxBytes = bound(leaf, el, ci.MaxValues[i], b.opts.MaxValueLen)
 			}
 		}
 		if i < len(ci.NullCounts) {
@@ -339,8 +348,10 @@ func (r *PagesReport) WriteJSON(w io.Writer) error {
 }
 
 // WriteText renders the report for people: per column chunk a line saying
-// where it lies, a table of its page headers, then its column index and
-// offset index, each a table.
+// where it lies, a table of its page headers and one of their statistics'
+// bounds, then its column index and offset index, each a table. Bounds
+// show as in Report.WriteText: as a registered type formats its values
+// (a VECTOR's "[0.1, 0.2, …] 768×float32"), else cut to 36 columns.
 func (r *PagesReport) WriteText(w io.Writer) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	ew := &errWriter{w: bw}
@@ -353,10 +364,13 @@ func (r *PagesReport) WriteText(w io.Writer) error {
 			}
 			fmt.Fprintf(ew, "\nrow group %d, column %s: %s, %s, %d values, %d bytes at offset %d\n",
 				g.Index, strings.Join(c.Path, "."), c.PhysicalType, c.Codec, c.NumValues, c.Length, c.Offset)
+			// The bounds get a table of their own, as in lab inspect: two of
+			// them on a page header's line made it 180 columns wide.
 			tw := table(ew)
-			fmt.Fprintf(tw, "  page\ttype\toffset\theader\tcompressed\tuncompressed\tvalues\tencoding\tlevels\tcrc\tnulls\tmin\tmax\n")
+			fmt.Fprintf(tw, "  page\ttype\toffset\theader\tcompressed\tuncompressed\tvalues\tencoding\tlevels\tcrc\tnulls\n")
+			var withBounds []int
 			for i, p := range c.Pages {
-				nulls, minV, maxV := "-", "-", "-"
+				nulls := "-"
 				if p.NumNulls != nil {
 					nulls = strconv.Itoa(int(*p.NumNulls))
 				}
@@ -364,16 +378,28 @@ func (r *PagesReport) WriteText(w io.Writer) error {
 					if s.NullCount != nil && p.NumNulls == nil {
 						nulls = strconv.FormatInt(*s.NullCount, 10)
 					}
-					minV, maxV = s.textBounds()
+					if s.Min != "" || s.Max != "" {
+						withBounds = append(withBounds, i)
+					}
 				}
 				crc := "no"
 				if p.HasCRC {
 					crc = "yes"
 				}
-				fmt.Fprintf(tw, "  %d\t%s\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\n", i, p.Type, p.Offset, p.HeaderLength,
-					p.CompressedSize, p.UncompressedSize, p.NumValues, dash(p.Encoding), levels(p), crc, nulls, minV, maxV)
+				fmt.Fprintf(tw, "  %d\t%s\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t%s\t%s\n", i, p.Type, p.Offset, p.HeaderLength,
+					p.CompressedSize, p.UncompressedSize, p.NumValues, dash(p.Encoding), levels(p), crc, nulls)
 			}
 			tw.Flush()
+			if len(withBounds) > 0 {
+				fmt.Fprintf(ew, "  page statistics\n")
+				tw = table(ew)
+				fmt.Fprintf(tw, "    page\tmin\tmax\n")
+				for _, i := range withBounds {
+					minV, maxV := c.Pages[i].Statistics.textBounds()
+					fmt.Fprintf(tw, "    %d\t%s\t%s\n", i, minV, maxV)
+				}
+				tw.Flush()
+			}
 			if ci := c.ColumnIndex; ci != nil {
 				fmt.Fprintf(ew, "  column index: boundary order %s\n", ci.BoundaryOrder)
 				tw = table(ew)
@@ -383,7 +409,8 @@ func (r *PagesReport) WriteText(w io.Writer) error {
 					if pb.NullCount != nil {
 						nulls = strconv.FormatInt(*pb.NullCount, 10)
 					}
-					fmt.Fprintf(tw, "    %d\t%v\t%s\t%s\t%s\n", i, pb.NullPage, nulls, dash(textValue(pb.Min, pb.minBytes)), dash(textValue(pb.Max, pb.maxBytes)))
+					fmt.Fprintf(tw, "    %d\t%v\t%s\t%s\t%s\n", i, pb.NullPage, nulls,
+						textBound(pb.Min, pb.minText, pb.minBytes), textBound(pb.Max, pb.maxText, pb.maxBytes))
 				}
 				tw.Flush()
 			} else {

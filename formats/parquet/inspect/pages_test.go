@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/parquet-go/parquet-go"
 
@@ -197,4 +198,84 @@ func FuzzPages(f *testing.F) {
 			t.Fatal(err)
 		}
 	})
+}
+
+// pagesWidth is the widest line lab pages may print for a file whose column
+// paths are short: textWidth, as for lab inspect. Its page table is 110 to
+// 125 columns by itself (DATA_PAGE_V2, DELTA_LENGTH_BYTE_ARRAY), so the
+// bounds have tables of their own.
+const pagesWidth = textWidth
+
+// lab pages shows a VECTOR column's bounds, in its page statistics and its
+// column index, through the type's formatter as lab inspect shows its
+// statistics; a page index bound cut to a prefix (parquet-go keeps 16
+// bytes by default) is no vector and shows as its bytes. JSON keeps the
+// display strings, whole with FullStatistics.
+func TestPagesVectorBounds(t *testing.T) {
+	const (
+		minVector = "[0, 0, 0, 0, 0, 0, 0, …] 768×float32"
+		maxVector = "[0, 0.2857, 0.5714, …] 768×float32"
+	)
+	whole := parquet.ColumnIndexSizeLimit(func([]string) int { return 4096 })
+	for _, tc := range []struct {
+		name     string
+		opts     []parquet.WriterOption
+		min, max string // the column index's, as the text view shows them
+	}{
+		{"whole bounds", []parquet.WriterOption{whole}, minVector, maxVector},
+		{"bounds cut to 16 bytes", nil, "0x" + strings.Repeat("00", 16), "0x000000002549923e2549123fb76d5b40"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			data := vectorFile(t, tc.opts...)
+			rep := pagesOf(t, data, Options{Name: "vectors.parquet"})
+			emb := chunkOf(t, rep, "emb")
+			if len(emb.Pages) != 1 || emb.Pages[0].Statistics == nil || emb.ColumnIndex == nil || len(emb.ColumnIndex.Pages) != 1 {
+				t.Fatalf("emb: %d pages, statistics %v, column index %+v", len(emb.Pages), emb.Pages[0].Statistics, emb.ColumnIndex)
+			}
+			// The page's statistics read as the chunk's do in lab inspect.
+			stats := column(t, inspectBytes(t, data, Options{}).RowGroups[0], "emb").Statistics
+			wantMin, wantMax := stats.textBounds()
+			if gotMin, gotMax := emb.Pages[0].Statistics.textBounds(); gotMin != wantMin || gotMax != wantMax {
+				t.Errorf("page statistics %q, %q; lab inspect's %q, %q", gotMin, gotMax, wantMin, wantMax)
+			}
+			pb := emb.ColumnIndex.Pages[0]
+			if got := textBound(pb.Min, pb.minText, pb.minBytes); got != tc.min {
+				t.Errorf("column index min %q, want %q", got, tc.min)
+			}
+			if got := textBound(pb.Max, pb.maxText, pb.maxBytes); got != tc.max {
+				t.Errorf("column index max %q, want %q", got, tc.max)
+			}
+
+			var buf bytes.Buffer
+			if err := rep.WriteText(&buf); err != nil {
+				t.Fatal(err)
+			}
+			s := buf.String()
+			for _, want := range []string{
+				"row group 0, column emb: FIXED_LEN_BYTE_ARRAY, UNCOMPRESSED, 3 values, ",
+				"  page statistics\n    page  min                                   max\n" +
+					"    0     " + minVector + "  " + maxVector + "\n",
+				"    0     false      0      " + tc.min,
+				"  " + tc.max + "\n",
+			} {
+				if !strings.Contains(s, want) {
+					t.Errorf("text lacks %q:\n%s", want, s)
+				}
+			}
+			for _, line := range strings.Split(s, "\n") {
+				if n := utf8.RuneCountInString(line); n > pagesWidth {
+					t.Errorf("line of %d columns, more than %d: %s", n, pagesWidth, line)
+				}
+			}
+
+			// JSON: the display strings, hex, whole with FullStatistics.
+			full := chunkOf(t, pagesOf(t, data, Options{FullStatistics: true}), "emb")
+			if got := full.ColumnIndex.Pages[0].Min; got != "0x"+strings.Repeat("00", pb.minBytes) {
+				t.Errorf("JSON column index min is %d characters, want the %d bytes in hex", len(got), pb.minBytes)
+			}
+			if got := full.Pages[0].Statistics.Min; got != "0x"+strings.Repeat("00", 3072) {
+				t.Errorf("JSON page statistics min is %d characters, want 3072 bytes in hex", len(got))
+			}
+		})
+	}
 }

@@ -14,7 +14,6 @@ import (
 	"github.com/parquet-go/parquet-go/format"
 
 	"github.com/coltype-lab/lab/formats/parquet/footer"
-	"github.com/coltype-lab/lab/formats/parquet/vectorcol"
 	"github.com/coltype-lab/lab/internal/safeopen"
 )
 
@@ -416,8 +415,11 @@ func FromFooter(f *footer.Footer, opts Options) (_ *Report, err error) {
 			VectorRepetition: a.VectorRepetition, Element: a.Element, InFooter: a.InFooter, InKeyValue: a.InKeyValue,
 		})
 	}
-	b := &builder{opts: opts, schema: m.Schema, annotations: anns, leaves: map[string]*Node{}}
-	rep.Schema = b.tree()
+	b, err := newBuilder(opts, m, anns)
+	if err != nil {
+		return nil, err
+	}
+	rep.Schema = b.root
 	rep.NumColumns = b.columns
 	rep.NumRowGroups = max(f.NumRowGroups, len(m.RowGroups))
 	rep.RowGroupsOmitted = rep.NumRowGroups - (end - first)
@@ -468,23 +470,43 @@ type builder struct {
 	opts        Options
 	schema      []footer.SchemaElement
 	annotations []footer.Annotation
+	root        *Node
 	leaves      map[string]*Node // by column path
 	columns     int
 }
 
+// newBuilder builds the schema tree of meta. anns are its extension
+// annotations (footer.ReadAnnotations), where a FIXED_LEN_BYTE_ARRAY
+// VECTOR finds its element.
+func newBuilder(opts Options, meta *footer.FileMetaData, anns []footer.Annotation) (*builder, error) {
+	b := &builder{opts: opts, schema: meta.Schema, annotations: anns, leaves: map[string]*Node{}}
+	root, err := b.tree()
+	if err != nil {
+		return nil, err
+	}
+	b.root = root
+	return b, nil
+}
+
 func pathKey(path []string) string { return strings.Join(path, "\x00") }
 
-// tree builds the Node tree from the flat schema. Decode has checked that
-// num_children describe one tree of bounded depth.
-func (b *builder) tree() *Node {
-	next := 0
-	var build func(path []string) *Node
-	build = func(path []string) *Node {
-		el := &b.schema[next]
-		next++
-		n := &Node{Name: el.Name, Path: path, el: el}
-		if n.Path == nil {
-			n.Path = []string{}
+// tree builds the Node tree from the flat schema, walked by
+// footer.SchemaTree, the footer's one schema walker (Decode has already
+// checked that num_children describe one tree of bounded depth; FromFooter
+// may be handed a footer Decode never saw).
+func (b *builder) tree() (*Node, error) {
+	st, err := footer.NewSchemaTree(b.schema)
+	if err != nil {
+		return nil, err
+	}
+	// The schema is depth-first, so a parent precedes its children, and a
+	// leaf's column index is its rank among the leaves in schema order.
+	nodes := make([]*Node, len(b.schema))
+	for i := range b.schema {
+		el := &b.schema[i]
+		n := &Node{Name: el.Name, Path: []string{}, el: el}
+		if p := st.Parent(i); p >= 0 {
+			n.Path = append(slices.Clip(nodes[p].Path), el.Name)
 		}
 		if el.RepetitionType.Valid {
 			n.Repetition = el.RepetitionType.V.String()
@@ -496,23 +518,26 @@ func (b *builder) tree() *Node {
 		n.FieldID = optional(el.FieldID)
 		n.VectorLength = optional(el.VectorLength)
 		n.ConvertedType = convertedName(el)
-		if el.IsGroup() {
-			for range el.NumChildren.V {
-				c := b.schema[next].Name
-				n.Children = append(n.Children, build(append(slices.Clip(path), c)))
-			}
-		} else {
+		if !el.IsGroup() {
 			col := b.columns
 			b.columns++
 			n.Column = &col
-			b.leaves[pathKey(path)] = n
+			b.leaves[pathKey(n.Path)] = n
 		}
-		// After the children: VECTOR and VARIANT describe their subtree.
-		n.LogicalType = b.logicalType(n)
-		return n
+		if c := st.Children(i); len(c) > 0 {
+			n.Children = make([]*Node, 0, len(c))
+		}
+		if p := st.Parent(i); p >= 0 {
+			nodes[p].Children = append(nodes[p].Children, n)
+		}
+		nodes[i] = n
 	}
-	root := build(nil)
-	return root
+	// After the children: VECTOR and VARIANT describe their subtree, and
+	// every descendant of i comes after i.
+	for i := len(nodes) - 1; i >= 0; i-- {
+		nodes[i].LogicalType = b.logicalType(nodes[i])
+	}
+	return nodes[0], nil
 }
 
 func (b *builder) logicalType(n *Node) *LogicalType {
@@ -668,9 +693,7 @@ func (b *builder) flatVectorOf(n *Node) *Vector {
 			v.Layout = fmt.Sprintf("invalid: the mirror's element %q has no width", a.Element)
 			return v
 		}
-		if t, ok := vectorcol.ElementFromParquetName(a.Element); ok {
-			v.Element = t.String()
-		}
+		v.Element, _ = vectorElement(a.Element)
 		v.Dim, v.DimSource = *n.TypeLength/width, "type_length"
 		if *n.TypeLength%width != 0 || (a.VectorLength > 0 && a.VectorLength != v.Dim) {
 			v.Layout = fmt.Sprintf("invalid: %d bytes do not hold %d %s elements", *n.TypeLength, a.VectorLength, v.Element)
@@ -719,15 +742,18 @@ func (b *builder) vectorOf(n *Node) *Vector {
 	return v
 }
 
-// ElementName names a vector element node the way types/vector does
-// (float32, float64, float16, int8) when it is one of those, and otherwise
-// describes it ("INT64", "FIXED_LEN_BYTE_ARRAY(16)", "GROUP").
+// ElementName names a vector element node as the registered VECTOR type
+// does (types/vector: float32, float64, float16, int8) when it is one of
+// those, and otherwise describes it ("INT64", "FIXED_LEN_BYTE_ARRAY(16)",
+// "GROUP").
 func (n *Node) ElementName() string {
 	if !n.IsLeaf() {
 		return "GROUP"
 	}
-	if t, ok := elementType(n); ok {
-		return t.String()
+	if p, ok := parquetElement(n); ok {
+		if name, ok := vectorElement(p); ok {
+			return name
+		}
 	}
 	s := nodeType(n)
 	if n.LogicalType != nil {
@@ -791,14 +817,7 @@ func (b *builder) statistics(s *footer.Statistics, phys format.Type, leaf *Node)
 		MinExact:      nullPtr(s.IsMinValueExact.V, s.IsMinValueExact.Valid),
 		MaxExact:      nullPtr(s.IsMaxValueExact.V, s.IsMaxValueExact.Valid),
 	}
-	// A chunk whose path is not in the schema is read by its own type alone.
-	el := &footer.SchemaElement{}
-	if leaf != nil {
-		el = leaf.el
-	}
-	if !el.Type.Valid || el.Type.V != phys {
-		el = &footer.SchemaElement{Type: nullOf(phys)}
-	}
+	el := leafElement(leaf, phys)
 	minB, maxB := s.MinValue, s.MaxValue
 	if minB == nil && maxB == nil && (s.Min != nil || s.Max != nil) {
 		minB, maxB = s.Min, s.Max
@@ -809,14 +828,32 @@ func (b *builder) statistics(s *footer.Statistics, phys format.Type, leaf *Node)
 		maxLen = math.MaxInt
 	}
 	if minB != nil {
-		out.Min, out.minBytes = formatValue(el, minB, maxLen), len(minB)
-		out.minText, _ = typedValue(leaf, el, minB)
+		out.Min, out.minText, out.minBytes = bound(leaf, el, minB, maxLen)
 	}
 	if maxB != nil {
-		out.Max, out.maxBytes = formatValue(el, maxB, maxLen), len(maxB)
-		out.maxText, _ = typedValue(leaf, el, maxB)
+		out.Max, out.maxText, out.maxBytes = bound(leaf, el, maxB, maxLen)
 	}
 	return out
+}
+
+// leafElement is the schema element that reads a chunk's values: its leaf
+// in the schema, or, for a chunk whose path is not in the schema or whose
+// type is not the leaf's, an element of the chunk's own type alone.
+func leafElement(leaf *Node, phys format.Type) *footer.SchemaElement {
+	if leaf != nil && leaf.el != nil && leaf.el.Type.Valid && leaf.el.Type.V == phys {
+		return leaf.el
+	}
+	return &footer.SchemaElement{Type: nullOf(phys)}
+}
+
+// bound renders one PLAIN-encoded bound, a statistics value or a column
+// index's, read as el (leafElement): the display string (formatValue, cut
+// to maxLen), the rendering of the column's registered type ("" when none
+// reads it: typedValue), and the encoded length. Statistics and page
+// indexes share it, so lab inspect and lab pages show a bound alike.
+func bound(leaf *Node, el *footer.SchemaElement, raw []byte, maxLen int) (display, typed string, n int) {
+	typed, _ = typedValue(leaf, el, raw)
+	return formatValue(el, raw, maxLen), typed, len(raw)
 }
 
 func rangeOf(off thrift.Null[int64], length thrift.Null[int32]) *Range {

@@ -148,9 +148,6 @@ func (r *Report) WriteText(w io.Writer) error {
 				nulls = strconv.FormatInt(*s.NullCount, 10)
 			}
 			minV, maxV := s.textBounds()
-			if s.LegacyMinMax {
-				minV, maxV = minV+" (legacy)", maxV+" (legacy)"
-			}
 			fmt.Fprintf(tw, "    %s\t%s\t%s\t%s\n", strings.Join(c.Path, "."), nulls, minV, maxV)
 		}
 		tw.Flush()
@@ -214,18 +211,25 @@ func (r *Report) omittedLine() string {
 		noun, strings.Join(parts, " and "), r.RowGroupsOmitted, r.NumRowGroups)
 }
 
-// textBounds are the statistics' min and max as the text view shows them:
-// as the column's registered type formats them when it does, else the
-// display strings cut by textValue; "-" for none.
+// textBounds are the statistics' min and max as the text view shows them
+// (textBound), marked when they come from the deprecated min/max fields.
 func (s *Statistics) textBounds() (minV, maxV string) {
-	minV, maxV = textValue(s.Min, s.minBytes), textValue(s.Max, s.maxBytes)
-	if s.minText != "" {
-		minV = textValue(s.minText, 0)
+	minV, maxV = textBound(s.Min, s.minText, s.minBytes), textBound(s.Max, s.maxText, s.maxBytes)
+	if s.LegacyMinMax {
+		minV, maxV = minV+" (legacy)", maxV+" (legacy)"
 	}
-	if s.maxText != "" {
-		maxV = textValue(s.maxText, 0)
+	return minV, maxV
+}
+
+// textBound is one bound as the text view shows it, in a column index as
+// in statistics: as the column's registered type formats it (typed) when
+// it does, else the display string cut by textValue (n is its encoded
+// length); "-" for none.
+func textBound(display, typed string, n int) string {
+	if typed != "" {
+		return textValue(typed, 0)
 	}
-	return dash(minV), dash(maxV)
+	return dash(textValue(display, n))
 }
 
 // textValueWidth is the most columns a statistics value takes in the text

@@ -18,14 +18,16 @@ import (
 	"github.com/coltype-lab/lab/data"
 	"github.com/coltype-lab/lab/data/coltype"
 	"github.com/coltype-lab/lab/formats/parquet/footer"
-	"github.com/coltype-lab/lab/types/vector"
+	"github.com/coltype-lab/lab/internal/half"
 )
 
-// typedValue renders a PLAIN-encoded statistics value of a leaf that a
-// registered value-level type annotates (data/coltype: a VECTOR on a
-// FIXED_LEN_BYTE_ARRAY leaf, a type a package added) with that type's
-// formatter, in a few dozen characters; ok is false for any other leaf, a
-// type the program does not link, or bytes the type cannot read.
+// typedValue renders a PLAIN-encoded bound, of statistics or of a page
+// index, of a leaf that a registered value-level type annotates
+// (data/coltype: a VECTOR on a FIXED_LEN_BYTE_ARRAY leaf, a type a package
+// added) with that type's formatter, in a few dozen characters; ok is
+// false for any other leaf, a type the program does not link, bytes the
+// leaf's physical type cannot read, or a bound the type's
+// coltype.BoundFormatter says is no value of it.
 func typedValue(n *Node, el *footer.SchemaElement, b []byte) (string, bool) {
 	if n == nil || n.LogicalType == nil {
 		return "", false
@@ -49,6 +51,9 @@ func typedValue(n *Node, el *footer.SchemaElement, b []byte) (string, bool) {
 	v, ok := plainValue(el, b)
 	if !ok {
 		return "", false
+	}
+	if bf, ok := d.(coltype.BoundFormatter); ok {
+		return bf.FormatBound(v) // a cut bound shows as bytes
 	}
 	return d.Format(v), true
 }
@@ -214,7 +219,7 @@ func decodeValue(el *footer.SchemaElement, b []byte, maxLen int) (string, bool) 
 			if len(b) != 2 {
 				return "", false
 			}
-			f := vector.Float16Bits(binary.LittleEndian.Uint16(b)).Float32()
+			f := half.Float32(binary.LittleEndian.Uint16(b))
 			return strconv.FormatFloat(float64(f), 'g', -1, 32), true
 		}
 		if is(deprecated.UTF8) || is(deprecated.Enum) || is(deprecated.Json) {

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/parquet-go/parquet-go"
+
 	"github.com/coltype-lab/lab/formats/parquet/footer"
 )
 
@@ -28,7 +30,7 @@ type vectorRow struct {
 	Blob    []byte     `parquet:"blob"`
 }
 
-func vectorFile(t *testing.T) []byte {
+func vectorFile(t *testing.T, opts ...parquet.WriterOption) []byte {
 	t.Helper()
 	var rs []vectorRow
 	for i := range 3 {
@@ -39,7 +41,7 @@ func vectorFile(t *testing.T) []byte {
 		}
 		rs = append(rs, r)
 	}
-	data := writeParquet(t, rs)
+	data := writeParquet(t, rs, opts...)
 	var out bytes.Buffer
 	err := footer.RewriteFooter(bytes.NewReader(data), int64(len(data)), &out, func(m *footer.FileMetaData) error {
 		return footer.Annotate(m, []string{"emb"}, footer.Annotation{Kind: footer.KindVector, VectorLength: 768, Element: "FLOAT"})
