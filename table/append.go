@@ -17,7 +17,8 @@ import (
 	"github.com/twmb/avro/atype"
 
 	"github.com/coltype-lab/lab/data"
-	_ "github.com/coltype-lab/lab/formats/parquet" // registers (PARQUET, *data.Record)
+	_ "github.com/coltype-lab/lab/formats/parquet"           // registers (PARQUET, *data.Record)
+	_ "github.com/coltype-lab/lab/formats/parquet/vectorcol" // registers VECTOR's binding: appends write VECTOR columns
 	"github.com/coltype-lab/lab/registry"
 )
 

@@ -14,7 +14,8 @@ import (
 
 	"github.com/coltype-lab/lab/data"
 	"github.com/coltype-lab/lab/data/schemaspec"
-	"github.com/coltype-lab/lab/formats/parquet"
+
+	"github.com/coltype-lab/lab/formats/parquet/vectorcol"
 	"github.com/coltype-lab/lab/registry"
 	"github.com/coltype-lab/lab/types/vector"
 )
@@ -219,7 +220,7 @@ func anyEquality(tasks []itable.FileScanTask, idx []int) bool {
 // remove. The column is projected by field id, so a renamed column is
 // still found.
 func (t *Table) searchPaged(ctx context.Context, s *Scan, path string, field iceberg.NestedField, decl vector.Declaration, o SearchOptions, tasks []int, base int64, tops []*vector.TopK) (int64, error) {
-	blocks, err := parquet.OpenVectorBlocks(registry.InputFile{FS: s.fsys, Location: path},
+	blocks, err := vectorcol.OpenVectorBlocks(registry.InputFile{FS: s.fsys, Location: path},
 		func(b *registry.ReadBuilder[vector.Block]) { b.Project(iceberg.NewSchema(0, field)) })
 	if err != nil {
 		return 0, err

@@ -13,7 +13,6 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/viper"
 
-	"github.com/coltype-lab/lab/formats/parquet"
 	"github.com/coltype-lab/lab/formats/parquet/vectorcol"
 	"github.com/coltype-lab/lab/registry"
 	"github.com/coltype-lab/lab/types/vector"
@@ -122,8 +121,8 @@ func runVectorSearch(out io.Writer, path string, o vectorSearchOptions) error {
 		return usageError{err}
 	}
 	// One registry read of the column's blocks, as every search makes it.
-	blocks, err := parquet.OpenVectorBlocks(inputFile(path), func(b *registry.ReadBuilder[vector.Block]) {
-		b.Set(parquet.PropVectorColumn, o.column)
+	blocks, err := vectorcol.OpenVectorBlocks(inputFile(path), func(b *registry.ReadBuilder[vector.Block]) {
+		b.Set(vectorcol.PropVectorColumn, o.column)
 	})
 	if err != nil {
 		return err

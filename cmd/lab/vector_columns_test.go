@@ -12,6 +12,7 @@ import (
 
 	"github.com/coltype-lab/lab/data"
 	"github.com/coltype-lab/lab/formats/parquet"
+	"github.com/coltype-lab/lab/formats/parquet/vectorcol"
 	"github.com/coltype-lab/lab/registry"
 	"github.com/coltype-lab/lab/types/vector"
 )
@@ -33,7 +34,7 @@ func TestVectorSearchColumns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := b.Schema(sc).Set(parquet.PropVectorColumns, "emb:float32:2").Set(parquet.PropRowGroupRows, "40").Build()
+	w, err := b.Schema(sc).Set(vectorcol.PropColumns, "emb:float32:2").Set(parquet.PropRowGroupRows, "40").Build()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/coltype-lab/lab/formats/avro"
 	"github.com/coltype-lab/lab/formats/parquet"
 	"github.com/coltype-lab/lab/formats/parquet/filecol"
+	"github.com/coltype-lab/lab/formats/parquet/vectorcol"
 	"github.com/coltype-lab/lab/formats/specread"
 	"github.com/coltype-lab/lab/registry"
 	"github.com/coltype-lab/lab/types/file"
@@ -161,9 +162,9 @@ Exit status: 0 written; 1 bad input (a row, the input file, an existing OUT);
 	_ = cmd.RegisterFlagCompletionFunc("property", keyCompletion(
 		parquet.PropCompressionCodec, parquet.PropCompressionLevel, parquet.PropRowGroupRows,
 		parquet.PropRowGroupBytes, parquet.PropPageBytes, filecol.PropColumns,
-		parquet.PropVectorColumns, parquet.PropVectorLogicalTypeID, parquet.PropShredVariants,
-		parquet.PropVariantInferenceRows, parquet.PropVectorLayoutDefault, parquet.PropVectorLayoutColumn,
-		parquet.PropVectorEncodingDefault, parquet.PropVectorEncodingColumn, parquet.PropStatsEnabledColumn,
+		vectorcol.PropColumns, vectorcol.PropLogicalTypeID, parquet.PropShredVariants,
+		parquet.PropVariantInferenceRows, vectorcol.PropLayoutDefault, vectorcol.PropLayoutColumn,
+		vectorcol.PropEncodingDefault, vectorcol.PropEncodingColumn, vectorcol.PropStatsEnabledColumn,
 		avro.CompressionCodecKey, avro.CompressionLevelKey))
 	_ = cmd.MarkFlagFilename("input", "jsonl", "ndjson", "json", "csv")
 	cmd.ValidArgsFunction = func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {

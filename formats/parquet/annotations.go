@@ -3,7 +3,6 @@ package parquet
 import (
 	"fmt"
 	"io"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -12,75 +11,49 @@ import (
 
 	"github.com/coltype-lab/lab/data"
 	"github.com/coltype-lab/lab/formats/parquet/footer"
-	"github.com/coltype-lab/lab/formats/parquet/vectorcol"
 	"github.com/coltype-lab/lab/registry"
-	"github.com/coltype-lab/lab/types/vector"
 )
 
-// Writer properties that declare extension annotations. parquet-go writes the
-// columns in a layout every reader knows; on Close the writer rewrites the
-// footer with the annotations (DESIGN.md, "New logical types"), so a caller
-// only declares them.
-const (
-	// PropVectorColumns lists top-level fixed[L] columns as
-	// COLUMN:vector<ELEMENT,DIM>, comma-separated (the legacy
-	// COLUMN:ELEMENT:DIM is read too: types/vector ParseDeclarations), with
-	// ELEMENT one of float32, float64, float16, int8 and L = DIM × the
-	// element's width. They are annotated VECTOR, in the flat
-	// FIXED_LEN_BYTE_ARRAY layout unless write.parquet.vector-layout.* says
-	// otherwise (vector_layout.go, where list<float> columns are allowed too).
-	PropVectorColumns = vector.PropColumns
-	// PropVectorLogicalTypeID is the LogicalType union id VECTOR is written
-	// under (default footer.DefaultVectorID); the lab moves it aside because
-	// PR #592's 19 now belongs to FILE. Readers need no setting: parquet-go
-	// reads the column by its physical type; FileAnnotations takes the id
-	// as footer.WithVectorID.
-	PropVectorLogicalTypeID = "write.parquet.vector-logical-type-id"
-	// PropFooterAnnotations (default true) puts FILE and VECTOR in the
-	// footer's LogicalType union. With false they are written to the
-	// key/value mirror only (footer.MirrorKey), which the lab reads back the
-	// same way, and the union keeps the types every reader knows: arrow-go,
-	// and with it iceberg-go's scan, panics on a member it does not know, and
-	// released parquet-java throws. The table package sets it from the table
-	// property of the same name, off unless the table opts in.
-	PropFooterAnnotations = "write.parquet.footer-annotations"
-)
-
-type vectorColumn struct {
-	name    string
-	element string // the mirror's element name, e.g. "FLOAT"
-	dim     int32
-	// What the record writer's page writer needs (vector_write.go); the
-	// arrow model writes the flba layout only.
-	pos       int // among the top-level fields
-	field     iceberg.NestedField
-	decl      vector.Declaration
-	settings  vectorSettings
-	listTyped bool // Iceberg type list<float|double>, not fixed[L]
-}
+// PropFooterAnnotations (default true) puts the bindings' annotations (FILE,
+// VECTOR) in the footer's LogicalType union. With false they are written to
+// the key/value mirror only (footer.MirrorKey), which the lab reads back the
+// same way, and the union keeps the types every reader knows: arrow-go, and
+// with it iceberg-go's scan, panics on a member it does not know, and
+// released parquet-java throws. The table package sets it from the table
+// property of the same name, off unless the table opts in. parquet-go writes
+// the columns in a layout every reader knows; on Close the writer rewrites
+// the footer with the annotations (DESIGN.md, "New logical types"), so a
+// caller only declares them.
+const PropFooterAnnotations = "write.parquet.footer-annotations"
 
 // annotationPlan is what the writer annotates on Close and checks per record.
 type annotationPlan struct {
 	// bound are the columns of registered bindings (binding.go): FILE and
 	// the types other packages plug in.
-	bound    []boundColumn
-	vectors  []vectorColumn
-	vectorID int16
+	bound []boundColumn
+	// paged are the columns of bindings that write their own pages
+	// (PageBinding: VECTOR), in the bindings' order, then declaration order.
+	paged []pagedColumn
+	// footerOptions configure the footer codec for the annotations
+	// (PagePlan.FooterOptions).
+	footerOptions []footer.Option
 	// mirrorOnly leaves the annotations out of the LogicalType union
 	// (PropFooterAnnotations=false).
 	mirrorOnly bool
 }
 
-func (p *annotationPlan) empty() bool { return len(p.bound) == 0 && len(p.vectors) == 0 }
+// pagedColumn is a declared column of a PageBinding.
+type pagedColumn struct {
+	PageColumn
+	pos int // among the top-level fields
+}
+
+func (p *annotationPlan) empty() bool { return len(p.bound) == 0 && len(p.paged) == 0 }
 
 // planAnnotations reads the declaration properties against the schema. Every
 // mistake is an error naming the column, before anything is written.
 func planAnnotations(schema *iceberg.Schema, props map[string]string) (*annotationPlan, error) {
-	p := &annotationPlan{vectorID: footer.DefaultVectorID}
-	var err error
-	if p.vectorID, err = vectorIDProperty(props); err != nil {
-		return nil, err
-	}
+	p := &annotationPlan{}
 	if v, ok := props[PropFooterAnnotations]; ok && strings.TrimSpace(v) != "" {
 		on, err := strconv.ParseBool(strings.TrimSpace(v))
 		if err != nil {
@@ -89,29 +62,30 @@ func planAnnotations(schema *iceberg.Schema, props map[string]string) (*annotati
 		p.mirrorOnly = !on
 	}
 	st := schema.AsStruct()
-	top := func(prop, name string) (int, iceberg.NestedField, error) {
+	declared := map[string]string{}
+	// declare finds a top-level column a property declares and reserves it
+	// for that property.
+	declare := func(prop, name string) (int, iceberg.NestedField, error) {
 		i := slices.IndexFunc(st.FieldList, func(f iceberg.NestedField) bool { return f.Name == name })
 		if i < 0 {
 			return 0, iceberg.NestedField{}, fmt.Errorf("%s: column %q is not a top-level column of the schema", prop, name)
 		}
-		return i, st.FieldList[i], nil
-	}
-	declared := map[string]string{}
-	declare := func(prop, name string) error {
 		if other, dup := declared[name]; dup {
-			return fmt.Errorf("%s: column %q is already declared in %s", prop, name, other)
+			return 0, iceberg.NestedField{}, fmt.Errorf("%s: column %q is already declared in %s", prop, name, other)
 		}
 		declared[name] = prop
-		return nil
+		return i, st.FieldList[i], nil
 	}
+	var paging []PageBinding
 	for _, b := range ColumnBindings() {
+		if pb, ok := b.(PageBinding); ok {
+			paging = append(paging, pb)
+			continue
+		}
 		prop := b.Property()
 		for _, name := range data.ParseColumnList(props[prop]) {
-			i, f, err := top(prop, name)
+			i, f, err := declare(prop, name)
 			if err != nil {
-				return nil, err
-			}
-			if err := declare(prop, name); err != nil {
 				return nil, err
 			}
 			check, err := b.Bind(f)
@@ -121,64 +95,30 @@ func planAnnotations(schema *iceberg.Schema, props map[string]string) (*annotati
 			p.bound = append(p.bound, boundColumn{name: name, pos: i, binding: b, check: check})
 		}
 	}
-	decls, err := vector.ParseDeclarations(props[PropVectorColumns])
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", PropVectorColumns, err)
-	}
-	names := make([]string, len(decls))
-	for i, d := range decls {
-		names[i] = d.Column
-	}
-	settings, err := planVectorSettings(props, names)
-	if err != nil {
-		return nil, err
-	}
-	for _, d := range decls {
-		pos, f, err := top(PropVectorColumns, d.Column)
+	// The bindings with their own pages come after, so that a column both
+	// declare is refused by theirs, as it always was.
+	for _, b := range paging {
+		positions := map[string]int{}
+		planner := &PagePlanner{Schema: schema, Properties: props, MirrorOnly: p.mirrorOnly,
+			declare: func(prop, name string) (int, iceberg.NestedField, error) {
+				i, f, err := declare(prop, name)
+				positions[name] = i
+				return i, f, err
+			}}
+		plan, err := b.PlanPages(planner)
 		if err != nil {
 			return nil, err
 		}
-		if err := declare(PropVectorColumns, d.Column); err != nil {
-			return nil, err
+		p.footerOptions = append(p.footerOptions, plan.FooterOptions...)
+		for _, c := range plan.Columns {
+			pos, ok := positions[c.Name()]
+			if !ok {
+				return nil, fmt.Errorf("%s: column %q was not declared with PagePlanner.Column", b.Property(), c.Name())
+			}
+			p.paged = append(p.paged, pagedColumn{PageColumn: c, pos: pos})
 		}
-		element, _ := d.Element.ParquetElement() // ParseDeclarations admits only elements that have one
-		s := settings[d.Column]
-		listTyped, err := checkVectorType(f, d, s)
-		if err != nil {
-			return nil, err
-		}
-		if err := checkVectorLayout(d, s, p.mirrorOnly); err != nil {
-			return nil, err
-		}
-		p.vectors = append(p.vectors, vectorColumn{name: d.Column, element: element, dim: int32(d.Dim),
-			pos: pos, field: f, decl: d, settings: s, listTyped: listTyped})
 	}
 	return p, nil
-}
-
-// checkVectorLayout refuses the layouts a declaration cannot take, naming
-// the property that chose the layout.
-func checkVectorLayout(d vector.Declaration, s vectorSettings, mirrorOnly bool) error {
-	key := PropVectorLayoutColumn + d.Column
-	switch {
-	case s.layout == vectorcol.LayoutFixedSizeList && d.Element != vector.Float32 && d.Element != vector.Float64:
-		return fmt.Errorf("%s: column %q: layout fixed-size-list holds float32 and float64 elements only (PR #241's FIXED_SIZE_LIST names the element by its physical type), not %s; write flba", key, d.Column, d.Element)
-	case s.layout == vectorcol.LayoutVectorRepetition && mirrorOnly:
-		return fmt.Errorf("%s: column %q: layout vector-repetition needs its VECTOR repetition in the footer, which %s=false keeps to the types every reader knows; a reader without it would misread the pages", key, d.Column, PropFooterAnnotations)
-	}
-	return nil
-}
-
-func vectorIDProperty(props map[string]string) (int16, error) {
-	v, ok := props[PropVectorLogicalTypeID]
-	if !ok || strings.TrimSpace(v) == "" {
-		return footer.DefaultVectorID, nil
-	}
-	n, err := strconv.Atoi(strings.TrimSpace(v))
-	if err != nil || n <= int(footer.FileID) || n > math.MaxInt16 {
-		return 0, fmt.Errorf("%s: %q must be an integer in %d..%d (1-19 are parquet-format's ids)", PropVectorLogicalTypeID, v, footer.FileID+1, math.MaxInt16)
-	}
-	return int16(n), nil
 }
 
 // check validates the bound columns' values of a record that shredded
@@ -197,26 +137,16 @@ func (p *annotationPlan) check(rec *data.Record) error {
 	return nil
 }
 
-// annotate is the footer edit: the bindings' kinds and VECTOR on the
-// declared columns, mirrored in the key/value metadata by footer.Annotate.
+// annotate is the footer edit: the bindings' annotations on the declared
+// columns, mirrored in the key/value metadata by footer.Annotate.
 func (p *annotationPlan) annotate(meta *footer.FileMetaData) error {
 	for _, bc := range p.bound {
 		if err := footer.Annotate(meta, []string{bc.name}, footer.Annotation{Kind: bc.binding.Kind()}); err != nil {
 			return err
 		}
 	}
-	for _, vc := range p.vectors {
-		a := footer.Annotation{Kind: footer.KindVector, ID: p.vectorID, VectorLength: vc.dim, Element: vc.element}
-		switch vc.settings.layout {
-		case vectorcol.LayoutFixedSizeList:
-			// PR #241: the element's physical type, FLOAT or DOUBLE.
-			a = footer.Annotation{Kind: footer.KindFixedSizeList, VectorLength: vc.dim, Element: vc.element}
-		case vectorcol.LayoutList:
-			a = footer.Annotation{Kind: footer.KindVector, ID: p.vectorID, VectorLength: vc.dim}
-		case vectorcol.LayoutVectorRepetition:
-			a = footer.Annotation{Kind: footer.KindVector, ID: p.vectorID, VectorLength: vc.dim, VectorRepetition: true}
-		}
-		if err := footer.Annotate(meta, []string{vc.name}, a); err != nil {
+	for _, pc := range p.paged {
+		if err := footer.Annotate(meta, []string{pc.Name()}, pc.Annotation()); err != nil {
 			return err
 		}
 	}
@@ -236,7 +166,7 @@ func (p *annotationPlan) annotate(meta *footer.FileMetaData) error {
 // annotated one; every byte before the footer is copied unchanged.
 func (p *annotationPlan) rewrite(pending *registry.PendingFile) error {
 	return pending.Rewrite(func(src io.ReaderAt, size int64, dst io.Writer) error {
-		return footer.RewriteFooter(src, size, dst, p.annotate, footer.WithVectorID(p.vectorID))
+		return footer.RewriteFooter(src, size, dst, p.annotate, p.footerOptions...)
 	})
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/coltype-lab/lab/formats/parquet"
 	"github.com/coltype-lab/lab/formats/parquet/filecol"
 	"github.com/coltype-lab/lab/formats/parquet/footer"
+	"github.com/coltype-lab/lab/formats/parquet/vectorcol"
 	"github.com/coltype-lab/lab/registry"
 	"github.com/coltype-lab/lab/types/file"
 )
@@ -36,8 +37,8 @@ func multimodalSchema(t testing.TB) *iceberg.Schema {
 }
 
 var multimodalProps = map[string]string{
-	filecol.PropColumns:       "doc",
-	parquet.PropVectorColumns: "emb:float32:4",
+	filecol.PropColumns:   "doc",
+	vectorcol.PropColumns: "emb:float32:4",
 }
 
 func float32Bytes(xs ...float32) []byte {
@@ -129,7 +130,7 @@ func TestAnnotatedWriteRoundTrip(t *testing.T) {
 
 	// With FILE annotations only, every byte before the footer is what
 	// parquet-go wrote (VECTOR columns are written by the lab's page
-	// writer, vector_write.go).
+	// writer, page_write.go).
 	filePath := filepath.Join(dir, "file-only.parquet")
 	writeRecords(t, filePath, sc, map[string]string{filecol.PropColumns: "doc"}, recs...)
 	plainBytes, _ := os.ReadFile(plainPath)
@@ -174,7 +175,7 @@ func TestVectorLogicalTypeID(t *testing.T) {
 	sc := multimodalSchema(t)
 	recs := multimodalRecords(t, sc)
 	path := tempFile(t, "v33.parquet")
-	props := map[string]string{parquet.PropVectorColumns: "emb:f32:4", parquet.PropVectorLogicalTypeID: "33"}
+	props := map[string]string{vectorcol.PropColumns: "emb:f32:4", vectorcol.PropLogicalTypeID: "33"}
 	writeRecords(t, path, sc, props, recs...)
 	assertRecords(t, readRecords(t, path, nil), recs)
 
@@ -208,7 +209,7 @@ func TestVectorElementTypes(t *testing.T) {
 			sc := iceberg.NewSchema(0, req(1, "v", iceberg.FixedTypeOf(tc.fixed)))
 			path := tempFile(t, "v.parquet")
 			r := rec(schemaStruct(sc), bytes.Repeat([]byte{7}, tc.fixed))
-			writeRecords(t, path, sc, map[string]string{parquet.PropVectorColumns: tc.decl}, r)
+			writeRecords(t, path, sc, map[string]string{vectorcol.PropColumns: tc.decl}, r)
 			assertRecords(t, readRecords(t, path, nil), []*data.Record{r})
 			anns, err := parquet.FileAnnotations(registry.LocalInput(path))
 			if err != nil || len(anns) != 1 || anns[0].Element != tc.element || int(anns[0].VectorLength)*int(footer.VectorElementWidths[tc.element]) != tc.fixed {
@@ -240,16 +241,16 @@ func TestAnnotationDeclarationErrors(t *testing.T) {
 		{"FILE child unknown", map[string]string{filecol.PropColumns: "extra"}, `column "extra" (field id 2): FILE group child "thumbnail"`},
 		{"FILE child required", map[string]string{filecol.PropColumns: "required_child"}, `column "required_child" (field id 5): FILE group child "uri" (field id 6) is required`},
 		{"FILE child type", map[string]string{filecol.PropColumns: "wrong_type"}, `column "wrong_type" (field id 7): FILE group child "size" (field id 8) has type int, want long`},
-		{"unknown VECTOR column", map[string]string{parquet.PropVectorColumns: "nope:float32:4"}, `column "nope" is not a top-level column`},
-		{"VECTOR syntax", map[string]string{parquet.PropVectorColumns: "emb:float32"}, `column "emb": "float32" is not vector<ELEMENT,DIM>`},
-		{"VECTOR element", map[string]string{parquet.PropVectorColumns: "emb:complex:4"}, `column "emb": vector: unknown element type "complex"`},
-		{"VECTOR bfloat16", map[string]string{parquet.PropVectorColumns: "emb:bfloat16:8"}, `column "emb": element type bfloat16 has no Parquet representation`},
-		{"VECTOR dim", map[string]string{parquet.PropVectorColumns: "emb:float32:0"}, `column "emb": dimension "0" is not a positive integer`},
-		{"VECTOR length", map[string]string{parquet.PropVectorColumns: "emb:float32:3"}, `column "emb" (field id 9) has type fixed[16], a VECTOR of 3 float32 needs fixed[12]`},
-		{"VECTOR not fixed", map[string]string{parquet.PropVectorColumns: "blob:int8:4"}, `column "blob" (field id 10) has type binary, a VECTOR of 4 int8 needs fixed[4]`},
-		{"both", map[string]string{filecol.PropColumns: "good", parquet.PropVectorColumns: "good:int8:1"}, `column "good" is already declared in ` + filecol.PropColumns},
-		{"id 19", map[string]string{parquet.PropVectorColumns: "emb:float32:4", parquet.PropVectorLogicalTypeID: "19"}, `"19" must be an integer in 20..32767`},
-		{"id text", map[string]string{parquet.PropVectorLogicalTypeID: "x"}, `"x" must be an integer`},
+		{"unknown VECTOR column", map[string]string{vectorcol.PropColumns: "nope:float32:4"}, `column "nope" is not a top-level column`},
+		{"VECTOR syntax", map[string]string{vectorcol.PropColumns: "emb:float32"}, `column "emb": "float32" is not vector<ELEMENT,DIM>`},
+		{"VECTOR element", map[string]string{vectorcol.PropColumns: "emb:complex:4"}, `column "emb": vector: unknown element type "complex"`},
+		{"VECTOR bfloat16", map[string]string{vectorcol.PropColumns: "emb:bfloat16:8"}, `column "emb": element type bfloat16 has no Parquet representation`},
+		{"VECTOR dim", map[string]string{vectorcol.PropColumns: "emb:float32:0"}, `column "emb": dimension "0" is not a positive integer`},
+		{"VECTOR length", map[string]string{vectorcol.PropColumns: "emb:float32:3"}, `column "emb" (field id 9) has type fixed[16], a VECTOR of 3 float32 needs fixed[12]`},
+		{"VECTOR not fixed", map[string]string{vectorcol.PropColumns: "blob:int8:4"}, `column "blob" (field id 10) has type binary, a VECTOR of 4 int8 needs fixed[4]`},
+		{"both", map[string]string{filecol.PropColumns: "good", vectorcol.PropColumns: "good:int8:1"}, `column "good" is already declared in ` + filecol.PropColumns},
+		{"id 19", map[string]string{vectorcol.PropColumns: "emb:float32:4", vectorcol.PropLogicalTypeID: "19"}, `"19" must be an integer in 20..32767`},
+		{"id text", map[string]string{vectorcol.PropLogicalTypeID: "x"}, `"x" must be an integer`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -2,6 +2,7 @@ package parquet
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"sync"
 
@@ -21,8 +22,7 @@ import (
 // The data travels in a physical layout every reader knows (parquet-go
 // writes it from the column's Iceberg type); only the footer says what the
 // column is (DESIGN.md, "New logical types"). A binding whose layout needs
-// its own pages (VECTOR's) is not expressible yet: VECTOR is still planned
-// in this package (annotations.go, vector_write.go).
+// its own pages (VECTOR's) implements PageBinding too (page_binding.go).
 type ColumnBinding interface {
 	// Kind is the footer annotation on the binding's columns: FILE, or a
 	// kind registered with footer.RegisterLogicalType.
@@ -60,7 +60,7 @@ var bindings struct {
 // footer codec cannot write.
 func RegisterColumnBinding(b ColumnBinding) {
 	k := b.Kind()
-	if _, ok := footer.LookupLogicalType(k); !ok && k != footer.KindFile {
+	if _, ok := footer.LookupLogicalType(k); !ok && k != footer.KindFile && k != footer.KindVector {
 		panic(fmt.Sprintf("parquet: RegisterColumnBinding: kind %s is not registered with footer.RegisterLogicalType", k))
 	}
 	bindings.Lock()
@@ -72,13 +72,16 @@ func RegisterColumnBinding(b ColumnBinding) {
 		panic(fmt.Sprintf("parquet: RegisterColumnBinding: a binding for %s is already registered", k))
 	}
 	for _, other := range bindings.byKind {
-		if other.Property() == b.Property() {
-			panic(fmt.Sprintf("parquet: RegisterColumnBinding: %s and %s both declare columns with %s", other.Kind(), k, b.Property()))
+		for _, p := range bindingKeys(b) {
+			if slices.Contains(bindingKeys(other), p) {
+				panic(fmt.Sprintf("parquet: RegisterColumnBinding: %s and %s both declare columns with %s", other.Kind(), k, p))
+			}
 		}
 	}
-	switch b.Property() {
-	case PropVectorColumns, PropVectorLogicalTypeID, PropFooterAnnotations:
-		panic(fmt.Sprintf("parquet: RegisterColumnBinding: %s: %s is this package's own property", k, b.Property()))
+	for _, p := range bindingKeys(b) {
+		if slices.Contains(recordProperties.Known, p) {
+			panic(fmt.Sprintf("parquet: RegisterColumnBinding: %s: %s is this package's own property", k, p))
+		}
 	}
 	bindings.byKind[k] = b
 }
@@ -94,6 +97,16 @@ func ColumnBindings() []ColumnBinding {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Property() < out[j].Property() })
 	return out
+}
+
+// bindingKeys are the writer properties b reads: its Property, and a
+// PageBinding's others.
+func bindingKeys(b ColumnBinding) []string {
+	keys := []string{b.Property()}
+	if pb, ok := b.(PageBinding); ok {
+		keys = append(keys, pb.Properties()...)
+	}
+	return keys
 }
 
 func bindingOf(k footer.Kind) ColumnBinding {

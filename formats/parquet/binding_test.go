@@ -17,6 +17,7 @@ import (
 	"github.com/coltype-lab/lab/formats/parquet/footer"
 	"github.com/coltype-lab/lab/formats/parquet/inspect"
 	"github.com/coltype-lab/lab/formats/parquet/internal/toytype"
+	"github.com/coltype-lab/lab/formats/parquet/vectorcol"
 	"github.com/coltype-lab/lab/registry"
 )
 
@@ -111,7 +112,7 @@ func TestAPluggedTypeChecksEveryValueAndDeclaration(t *testing.T) {
 	}{
 		{"a long column", map[string]string{toytype.PropColumns: "id"}, toytype.PropColumns + `: column "id" (field id 1): has type long, a UNIT_INTERVAL column is a double`},
 		{"a missing column", map[string]string{toytype.PropColumns: "nope"}, `column "nope" is not a top-level column`},
-		{"declared twice", map[string]string{toytype.PropColumns: "score", parquet.PropVectorColumns: "score:float32:2"}, `column "score" is already declared in ` + toytype.PropColumns},
+		{"declared twice", map[string]string{toytype.PropColumns: "score", vectorcol.PropColumns: "score:float32:2"}, `column "score" is already declared in ` + toytype.PropColumns},
 		{"a misspelt property", map[string]string{toytype.PropColumns + "s": "score"}, toytype.PropColumns + "s"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -15,4 +15,10 @@
 // Reading resolves the projection by field id (or by name through a name
 // mapping for files written without ids), reads only the needed column
 // chunks, and reassembles records from the levels.
+//
+// Column types beyond Iceberg's plug in as column bindings, each from its
+// own package's init (binding.go): FILE from filecol, VECTOR from
+// vectorcol, which writes its own pages (page_binding.go, page_write.go).
+// This package imports none of them; a program gets a type by importing
+// its package, even blank, and is refused its properties without it.
 package parquet

@@ -35,12 +35,7 @@ var recordProperties = registry.PropertySet{
 	Model:      RecordModelName,
 	Namespaces: parquetNamespaces,
 	Known: []string{PropCompressionCodec, PropCompressionLevel, PropRowGroupBytes, PropPageBytes, PropRowGroupRows,
-		PropVectorColumns, PropVectorLogicalTypeID, PropShredVariants, PropVariantInferenceRows,
-		PropFooterAnnotations,
-		// Per-column keys (entries ending in "." are prefixes): the layout
-		// planner refuses a column that is not a declared VECTOR column.
-		PropVectorLayoutDefault, PropVectorLayoutColumn, PropVectorEncodingDefault, PropVectorEncodingColumn,
-		PropStatsEnabledColumn},
+		PropShredVariants, PropVariantInferenceRows, PropFooterAnnotations},
 	Elsewhere: withNotes(map[string]string{
 		PropPageRowLimit: "the " + ArrowModelName + " model honours it",
 		PropDictBytes:    "the " + ArrowModelName + " model honours it",
@@ -62,8 +57,52 @@ func NewPropertySet(model string, known []string, elsewhere map[string]string) r
 // withBindings is s knowing the registered bindings' properties too
 // (binding.go). They are read when a writer checks its properties, not when
 // this package initialises: a binding's package registers from its own init,
-// which runs after this package's.
+// which runs after this package's. The properties of the lab's bindings
+// that are not registered (unboundProperties) are refused with a note
+// naming the package to import.
 func withBindings(s registry.PropertySet) registry.PropertySet {
-	s.Known = append(slices.Clip(s.Known), bindingProperties()...)
+	known := slices.Clip(s.Known)
+	for _, k := range bindingProperties() {
+		// A model may name a binding's property itself (the arrow model
+		// names VECTOR's): listed once.
+		if !slices.Contains(known, k) {
+			known = append(known, k)
+		}
+	}
+	s.Known = known
+	registered := map[string]bool{}
+	for _, b := range ColumnBindings() {
+		registered[b.Property()] = true
+		if pb, ok := b.(PageBinding); ok {
+			for _, k := range pb.Properties() {
+				registered[k] = true
+			}
+		}
+	}
+	s.Elsewhere = maps.Clone(s.Elsewhere)
+	if s.Elsewhere == nil {
+		s.Elsewhere = map[string]string{}
+	}
+	for k, pkg := range unboundProperties {
+		if !registered[k] {
+			s.Elsewhere[k] = UnboundPropertyNote(pkg)
+		}
+	}
+	return s
+}
+
+// withPageBindings is s knowing the other properties of the registered
+// PageBindings (their layouts, encodings): the record model's, which
+// writes their pages.
+func withPageBindings(s registry.PropertySet) registry.PropertySet {
+	known := slices.Clip(s.Known)
+	for _, b := range pageBindings() {
+		for _, k := range b.Properties() {
+			if !slices.Contains(known, k) {
+				known = append(known, k)
+			}
+		}
+	}
+	s.Known = known
 	return s
 }

@@ -10,6 +10,8 @@ import (
 	"github.com/apache/iceberg-go"
 
 	_ "github.com/coltype-lab/lab/formats/parquet/arrowmodel" // registers (PARQUET, arrow.RecordBatch)
+	"github.com/coltype-lab/lab/formats/parquet/filecol"
+	"github.com/coltype-lab/lab/formats/parquet/vectorcol"
 	"github.com/coltype-lab/lab/registry"
 )
 
@@ -65,4 +67,47 @@ func TestUnknownWritePropertiesAreRefused(t *testing.T) {
 	if _, err := b.Schema(schema).Set("write.parquet.shred-variants", "true").Build(); !errors.As(err, &up) || !strings.Contains(err.Error(), "the parquet-generic model honours it") {
 		t.Fatalf("arrow model with shred-variants: err = %v", err)
 	}
+}
+
+// The refusal lists each property a model honours once, the bindings' with
+// them: VECTOR's from vectorcol (a PageBinding: its layout keys are the
+// record model's only), which the arrow model also names itself.
+func TestRefusalListsTheBindingsPropertiesOnce(t *testing.T) {
+	schema := iceberg.NewSchema(0, iceberg.NestedField{ID: 1, Name: "id", Type: iceberg.PrimitiveTypes.Int64, Required: true})
+	check := func(t *testing.T, err error, want, unwanted []string) {
+		t.Helper()
+		var up *registry.UnknownPropertyError
+		if !errors.As(err, &up) {
+			t.Fatalf("err = %v, want an UnknownPropertyError", err)
+		}
+		seen := map[string]bool{}
+		for _, k := range up.Known {
+			if seen[k] {
+				t.Errorf("%s is listed twice in %v", k, up.Known)
+			}
+			seen[k] = true
+		}
+		for _, k := range want {
+			if !seen[k] {
+				t.Errorf("%s is missing from %v", k, up.Known)
+			}
+		}
+		for _, k := range unwanted {
+			if seen[k] {
+				t.Errorf("%s is listed in %v", k, up.Known)
+			}
+		}
+	}
+	vectorKeys := []string{vectorcol.PropColumns, vectorcol.PropLogicalTypeID}
+	layoutKeys := []string{vectorcol.PropLayoutDefault, vectorcol.PropLayoutColumn + "<column>", vectorcol.PropEncodingDefault,
+		vectorcol.PropEncodingColumn + "<column>", vectorcol.PropStatsEnabledColumn + "<column>"}
+	_, err := tryWriteRecords(tempFile(t, "r.parquet"), schema, map[string]string{"write.parquet.bogus": "1"})
+	check(t, err, append(append([]string{filecol.PropColumns}, vectorKeys...), layoutKeys...), nil)
+
+	b, err := registry.DataWriteBuilder[arrow.RecordBatch](registry.PARQUET, registry.LocalOutput(tempFile(t, "a.parquet")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = b.Schema(schema).Set("write.parquet.bogus", "1").Build()
+	check(t, err, append([]string{filecol.PropColumns}, vectorKeys...), layoutKeys)
 }

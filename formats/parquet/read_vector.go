@@ -12,8 +12,6 @@ import (
 
 	"github.com/coltype-lab/lab/data"
 	"github.com/coltype-lab/lab/formats/parquet/footer"
-	"github.com/coltype-lab/lab/formats/parquet/vectorcol"
-	"github.com/coltype-lab/lab/types/vector"
 )
 
 // VECTOR columns stored as elements (spec/VECTOR.md's list and
@@ -29,35 +27,95 @@ import (
 // middle level adds none) and one "row" per element slot: the cursor's
 // values are the slots, dim per row, null vectors included.
 
-// vectorView is a VECTOR column found in the file's schema.
+// The element types are derived from the leaf's schema element, not from
+// a VECTOR package: FLOAT, DOUBLE, FIXED_LEN_BYTE_ARRAY(2) annotated
+// FLOAT16 and INT32 annotated INT(8) are the element types PR #592's
+// VECTOR repetition and spec/VECTOR.md's list layout take, each with its
+// width in a fixed[L] cell. What a list annotation means (that its lists
+// have one length) is the annotating binding's to say
+// (FixedListBinding); the VECTOR repetition is the schema's own (PR #592's
+// FieldRepetitionType), read here whatever binding is registered.
+
+// vectorStorage is how a fixed-length column stores its elements.
+type vectorStorage uint8
+
+const (
+	// vectorList is the 3-level LIST whose lists all have the length its
+	// binding's annotation gives (spec/VECTOR.md's list layout).
+	vectorList vectorStorage = iota + 1
+	// vectorRepetition is PR #592's VECTOR-repeated middle group.
+	vectorRepetition
+)
+
+// vectorElement is a leaf's element type in a fixed[L] cell.
+type vectorElement uint8
+
+const (
+	elemFloat32 vectorElement = iota + 1
+	elemFloat64
+	elemFloat16
+	elemInt8
+)
+
+// String is the element's name in a VECTOR declaration.
+func (e vectorElement) String() string {
+	switch e {
+	case elemFloat32:
+		return "float32"
+	case elemFloat64:
+		return "float64"
+	case elemFloat16:
+		return "float16"
+	case elemInt8:
+		return "int8"
+	}
+	return fmt.Sprintf("vectorElement(%d)", uint8(e))
+}
+
+// width is the element's bytes in a fixed[L] cell.
+func (e vectorElement) width() int {
+	switch e {
+	case elemFloat32:
+		return 4
+	case elemFloat64:
+		return 8
+	case elemFloat16:
+		return 2
+	case elemInt8:
+		return 1
+	}
+	return 0
+}
+
+// vectorView is a fixed-length column found in the file's schema.
 type vectorView struct {
-	layout  vectorcol.Layout // LayoutList or LayoutVectorRepetition
+	layout  vectorStorage
 	dim     int
-	element vector.ElementType // 0: the leaf is none of the lab's elements
+	element vectorElement // 0: the leaf is none of the elements above
 	leaf    *fnode
 	// elementID is the element's field id in the file, noID when it has
 	// none (a fixed[L] column's).
 	elementID int
 }
 
-// vectorElementOf is the lab's element type of a list or
-// vector-repetition leaf: FLOAT, DOUBLE, FLOAT16, INT32 annotated INT(8).
-func vectorElementOf(e *format.SchemaElement) vector.ElementType {
+// vectorElementOf is the element type of a list or vector-repetition
+// leaf: FLOAT, DOUBLE, FLOAT16, INT32 annotated INT(8); 0 for any other.
+func vectorElementOf(e *format.SchemaElement) vectorElement {
 	switch e.Type.V {
 	case format.Float:
-		return vector.Float32
+		return elemFloat32
 	case format.Double:
-		return vector.Float64
+		return elemFloat64
 	case format.FixedLenByteArray:
 		if _, ok := e.LogicalType.Value.(*format.Float16Type); ok && e.TypeLength.V == 2 {
-			return vector.Float16
+			return elemFloat16
 		}
 	case format.Int32:
 		if it, ok := e.LogicalType.Value.(*format.IntType); ok && it.BitWidth == 8 && it.IsSigned {
-			return vector.Int8
+			return elemInt8
 		}
 		if e.LogicalType.Value == nil && e.ConvertedType.Valid && e.ConvertedType.V == deprecated.Int8 {
-			return vector.Int8
+			return elemInt8
 		}
 	}
 	return 0
@@ -89,16 +147,25 @@ func vectorRepetitionView(v *fview, n *fnode) *fview {
 	leaf := n.children[0].children[0]
 	v.shape = fVector
 	v.children = []*fview{viewOf(leaf, false)}
-	v.vec = &vectorView{layout: vectorcol.LayoutVectorRepetition, dim: n.children[0].vectorLength,
+	v.vec = &vectorView{layout: vectorRepetition, dim: n.children[0].vectorLength,
 		element: vectorElementOf(leaf.elem), leaf: leaf, elementID: leaf.id}
 	return v
 }
 
-// markVectorLists finds the top-level lists the footer annotates VECTOR
-// (the list layout), before any id is filled in for their elements.
+// markVectorLists finds the top-level lists whose annotation, by a
+// registered FixedListBinding, gives their length (VECTOR's list layout),
+// before any id is filled in for their elements.
 func markVectorLists(root *fview, anns []footer.Annotation) {
 	for _, a := range anns {
-		if a.Kind != footer.KindVector || a.VectorRepetition || len(a.Path) != 1 || a.VectorLength <= 0 {
+		if len(a.Path) != 1 {
+			continue
+		}
+		b, ok := bindingOf(a.Kind).(FixedListBinding)
+		if !ok {
+			continue
+		}
+		dim, ok := b.FixedListLength(a)
+		if !ok || dim <= 0 {
 			continue
 		}
 		for _, c := range root.children {
@@ -109,7 +176,7 @@ func markVectorLists(root *fview, anns []footer.Annotation) {
 			if e.shape != fPrimitive || e.leaf == c.repeated {
 				continue // not the 3-level list of a leaf
 			}
-			c.vec = &vectorView{layout: vectorcol.LayoutList, dim: int(a.VectorLength),
+			c.vec = &vectorView{layout: vectorList, dim: dim,
 				element: vectorElementOf(e.leaf.elem), leaf: e.leaf, elementID: e.id}
 		}
 	}
@@ -121,7 +188,7 @@ func (vv *vectorView) icebergType(v *fview, mode schemaMode) (iceberg.Type, erro
 		if vv.element == 0 {
 			return nil, fmt.Errorf("column %q: VECTOR element %s %s is not float32, float64, float16 or int8", v.path, vv.leaf.elem.Type.V, annotationName(vv.leaf.elem))
 		}
-		return iceberg.FixedTypeOf(vv.element.VectorBytes(vv.dim)), nil
+		return iceberg.FixedTypeOf(vv.dim * vv.element.width()), nil
 	}
 	e := v.children[0]
 	t, err := e.icebergType(mode)
@@ -133,9 +200,9 @@ func (vv *vectorView) icebergType(v *fview, mode schemaMode) (iceberg.Type, erro
 
 // vectorRead is how an rVector node assembles its values.
 type vectorRead struct {
-	layout  vectorcol.Layout
+	layout  vectorStorage
 	dim     int
-	element vector.ElementType
+	element vectorElement
 	fixed   bool     // fixed[L] cells, else []any lists
 	conv    readConv // list elements
 	leafDef int      // definition level of a present element
@@ -147,12 +214,12 @@ type vectorRead struct {
 func (p *readPlanner) vectorNode(f iceberg.NestedField, fv *fview, path string) (*rnode, error) {
 	vv := fv.vec
 	leaf := vv.leaf
-	if (vv.layout == vectorcol.LayoutVectorRepetition && leaf.rep > 0) || leaf.rep > 1 {
+	if (vv.layout == vectorRepetition && leaf.rep > 0) || leaf.rep > 1 {
 		return nil, fmt.Errorf("read %s: field id %d (%q): a VECTOR column inside a list or map is not read", p.location, f.ID, f.Name)
 	}
 	vr := &vectorRead{layout: vv.layout, dim: vv.dim, element: vv.element, leafDef: leaf.def}
 	n := &rnode{kind: rVector, def: fv.def, path: path, vec: vr}
-	if vv.layout == vectorcol.LayoutList {
+	if vv.layout == vectorList {
 		n.repDef, n.rep = fv.repeated.def, fv.repeated.rep
 	}
 	switch t := f.Type.(type) {
@@ -160,10 +227,10 @@ func (p *readPlanner) vectorNode(f iceberg.NestedField, fv *fview, path string) 
 		if vv.element == 0 {
 			return nil, p.incompatible(f, fv, fmt.Sprintf("a VECTOR of %s %s elements", leaf.elem.Type.V, annotationName(leaf.elem)))
 		}
-		if want := vv.element.VectorBytes(vv.dim); t.Len() != want {
+		if want := vv.dim * vv.element.width(); t.Len() != want {
 			return nil, p.incompatible(f, fv, fmt.Sprintf("a VECTOR of %d %s (fixed[%d])", vv.dim, vv.element, want))
 		}
-		vr.fixed, vr.width = true, vv.element.Width()
+		vr.fixed, vr.width = true, vv.element.width()
 	case *iceberg.ListType:
 		info, err := leafType(leaf.elem)
 		if err != nil {
@@ -183,7 +250,7 @@ func (p *readPlanner) vectorNode(f iceberg.NestedField, fv *fview, path string) 
 		return nil, err
 	}
 	c.release = true // every value is converted before the next is read
-	if vv.layout == vectorcol.LayoutVectorRepetition {
+	if vv.layout == vectorRepetition {
 		c.vectorSlots = int64(vv.dim)
 	}
 	n.col, n.cursors, n.level = c, []*cursor{c}, c
@@ -198,7 +265,7 @@ func (r *recordReader) readVector(n *rnode) (any, error) {
 	if err != nil {
 		return nil, r.columnError(c, err)
 	}
-	list := vr.layout == vectorcol.LayoutList
+	list := vr.layout == vectorList
 	if first.DefinitionLevel() < n.def {
 		if !list {
 			// PR #592: a null vector still has its dim slots, all null.
@@ -273,27 +340,27 @@ func (r *recordReader) readVector(n *rnode) (any, error) {
 	return items, nil
 }
 
-// putVectorElement stores v, a leaf value of element type t, in dst as
-// EncodeAppend would: little-endian, int8 as one byte.
-func putVectorElement(dst []byte, t vector.ElementType, v pq.Value) error {
+// putVectorElement stores v, a leaf value of element type t, in dst as a
+// fixed[L] cell holds it: little-endian, int8 as one byte.
+func putVectorElement(dst []byte, t vectorElement, v pq.Value) error {
 	switch t {
-	case vector.Float32:
+	case elemFloat32:
 		if v.Kind() != pq.Float {
 			return kindError(v, format.Float)
 		}
 		binary.LittleEndian.PutUint32(dst, math.Float32bits(v.Float()))
-	case vector.Float64:
+	case elemFloat64:
 		if v.Kind() != pq.Double {
 			return kindError(v, format.Double)
 		}
 		binary.LittleEndian.PutUint64(dst, math.Float64bits(v.Double()))
-	case vector.Float16:
+	case elemFloat16:
 		b := v.ByteArray()
 		if v.Kind() != pq.FixedLenByteArray || len(b) != 2 {
 			return kindError(v, format.FixedLenByteArray)
 		}
 		copy(dst, b)
-	case vector.Int8:
+	case elemInt8:
 		if v.Kind() != pq.Int32 {
 			return kindError(v, format.Int32)
 		}

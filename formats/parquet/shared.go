@@ -30,8 +30,9 @@ func CheckProperties(set registry.PropertySet, props map[string]string) error {
 }
 
 // AnnotationPlan is what a writer puts in the footer on Close: the columns
-// of the registered bindings and the VECTOR columns that props declare on
-// the schema, checked before anything is written.
+// of the registered bindings (PageBindings' too: VECTOR's, whose flba
+// columns a model that writes FIXED_LEN_BYTE_ARRAY itself only annotates)
+// that props declare on the schema, checked before anything is written.
 type AnnotationPlan struct{ p *annotationPlan }
 
 // PlanAnnotations reads the declaration properties against the schema;

@@ -12,6 +12,7 @@ import (
 	"github.com/coltype-lab/lab/bench"
 	"github.com/coltype-lab/lab/data"
 	"github.com/coltype-lab/lab/formats/parquet"
+	"github.com/coltype-lab/lab/formats/parquet/vectorcol"
 	"github.com/coltype-lab/lab/registry"
 	"github.com/coltype-lab/lab/types/vector"
 )
@@ -161,8 +162,8 @@ func BenchmarkVectorWrite(b *testing.B) {
 		for _, enc := range []string{"plain", "byte-stream-split"} {
 			b.Run(fmt.Sprintf("%s/%s", layout, enc), func(b *testing.B) {
 				runVectorWrite(b, map[string]string{
-					parquet.PropVectorColumns: fmt.Sprintf("emb:float32:%d", benchVectorDim), parquet.PropVectorLayoutDefault: layout,
-					parquet.PropVectorEncodingDefault: enc, parquet.PropCompressionCodec: "uncompressed",
+					vectorcol.PropColumns: fmt.Sprintf("emb:float32:%d", benchVectorDim), vectorcol.PropLayoutDefault: layout,
+					vectorcol.PropEncodingDefault: enc, parquet.PropCompressionCodec: "uncompressed",
 				})
 			})
 		}
@@ -171,7 +172,7 @@ func BenchmarkVectorWrite(b *testing.B) {
 
 // The zstd levels on the same data (each of klauspost's four encoder
 // levels: 1-2 fastest, 3-5 default, 6-9 better, 10+ best), beside
-// snappy and lz4: what parquet.VectorZstdLevel is chosen by.
+// snappy and lz4: what vectorcol.ZstdLevel is chosen by.
 func BenchmarkVectorWriteCodecs(b *testing.B) {
 	type codec struct{ name, level string }
 	for _, layout := range []string{"flba", "vector-repetition"} {
@@ -179,8 +180,8 @@ func BenchmarkVectorWriteCodecs(b *testing.B) {
 			for _, c := range []codec{{"zstd", "1"}, {"zstd", "3"}, {"zstd", "6"}, {"zstd", "10"}, {"snappy", ""}, {"lz4", ""}} {
 				b.Run(fmt.Sprintf("%s/%s/%s%s", layout, enc, c.name, c.level), func(b *testing.B) {
 					props := map[string]string{
-						parquet.PropVectorColumns: fmt.Sprintf("emb:float32:%d", benchVectorDim), parquet.PropVectorLayoutDefault: layout,
-						parquet.PropVectorEncodingDefault: enc, parquet.PropCompressionCodec: c.name,
+						vectorcol.PropColumns: fmt.Sprintf("emb:float32:%d", benchVectorDim), vectorcol.PropLayoutDefault: layout,
+						vectorcol.PropEncodingDefault: enc, parquet.PropCompressionCodec: c.name,
 					}
 					if c.level != "" {
 						props[parquet.PropCompressionLevel] = c.level

@@ -16,6 +16,7 @@ import (
 	"github.com/apache/iceberg-go"
 
 	"github.com/coltype-lab/lab/formats/parquet"
+	"github.com/coltype-lab/lab/formats/parquet/vectorcol"
 	"github.com/coltype-lab/lab/internal/httpio"
 	"github.com/coltype-lab/lab/registry"
 	"github.com/coltype-lab/lab/types/vector"
@@ -56,10 +57,10 @@ func vectorBlocksFile(t *testing.T, layout string) (string, [][]float32) {
 	sc := vectorSchema(iceberg.FixedTypeOf(vecDim * 4))
 	path := tempFile(t, layout+".parquet")
 	writeRecords(t, path, sc, map[string]string{
-		parquet.PropVectorColumns:              "emb:float32:6",
-		parquet.PropVectorLayoutColumn + "emb": layout,
-		parquet.PropRowGroupRows:               "100",
-		parquet.PropPageBytes:                  "300",
+		vectorcol.PropColumns:              "emb:float32:6",
+		vectorcol.PropLayoutColumn + "emb": layout,
+		parquet.PropRowGroupRows:           "100",
+		parquet.PropPageBytes:              "300",
 	}, vectorRecords(t, sc, vecs, vector.Float32, false, false)...)
 	return path, vecs
 }
@@ -104,7 +105,7 @@ func TestVectorBlocksThroughTheRegistry(t *testing.T) {
 				}, func(row int) bool { return row >= 100 && row < 200 })
 			})
 			t.Run("column by name", func(t *testing.T) {
-				search(t, func(b *registry.ReadBuilder[vector.Block]) { b.Set(parquet.PropVectorColumn, "emb") }, func(int) bool { return true })
+				search(t, func(b *registry.ReadBuilder[vector.Block]) { b.Set(vectorcol.PropVectorColumn, "emb") }, func(int) bool { return true })
 			})
 			t.Run("projection", func(t *testing.T) {
 				emb := iceberg.NewSchema(0, iceberg.NestedField{ID: 2, Name: "emb", Type: iceberg.FixedTypeOf(vecDim * 4)})
@@ -148,20 +149,20 @@ func TestVectorBlocksRefusals(t *testing.T) {
 		want      []string
 	}{
 		{"batch size", func(b *registry.ReadBuilder[vector.Block]) { b.RecordsPerBatch(64) }, q,
-			[]string{parquet.VectorBlockModelName, "batch size"}},
+			[]string{vectorcol.VectorBlockModelName, "batch size"}},
 		{"constants", func(b *registry.ReadBuilder[vector.Block]) { b.IDToConstant(map[int]any{1: int64(1)}) }, q,
-			[]string{parquet.VectorBlockModelName, "constants"}},
+			[]string{vectorcol.VectorBlockModelName, "constants"}},
 		{"engine projection", func(b *registry.ReadBuilder[vector.Block]) { b.EngineProjection("x") }, q,
-			[]string{parquet.VectorBlockModelName, "engine projection"}},
+			[]string{vectorcol.VectorBlockModelName, "engine projection"}},
 		{"unknown property", func(b *registry.ReadBuilder[vector.Block]) { b.Set("read.vector.wrokers", "2") }, q,
-			[]string{parquet.VectorBlockModelName, "read.vector.wrokers", parquet.PropVectorWorkers}},
+			[]string{vectorcol.VectorBlockModelName, "read.vector.wrokers", vectorcol.PropVectorWorkers}},
 		{"named column disagrees", func(b *registry.ReadBuilder[vector.Block]) {
-			b.Project(iceberg.NewSchema(0, iceberg.NestedField{ID: 2, Name: "emb", Type: iceberg.FixedTypeOf(vecDim * 4)})).Set(parquet.PropVectorColumn, "name")
-		}, q, []string{parquet.PropVectorColumn + "=name", "emb"}},
-		{"named column not a vector", func(b *registry.ReadBuilder[vector.Block]) { b.Set(parquet.PropVectorColumn, "name") }, q,
+			b.Project(iceberg.NewSchema(0, iceberg.NestedField{ID: 2, Name: "emb", Type: iceberg.FixedTypeOf(vecDim * 4)})).Set(vectorcol.PropVectorColumn, "name")
+		}, q, []string{vectorcol.PropVectorColumn + "=name", "emb"}},
+		{"named column not a vector", func(b *registry.ReadBuilder[vector.Block]) { b.Set(vectorcol.PropVectorColumn, "name") }, q,
 			[]string{path, "name"}},
-		{"bad workers", func(b *registry.ReadBuilder[vector.Block]) { b.Set(parquet.PropVectorWorkers, "-1") }, q,
-			[]string{parquet.PropVectorWorkers, `"-1"`}},
+		{"bad workers", func(b *registry.ReadBuilder[vector.Block]) { b.Set(vectorcol.PropVectorWorkers, "-1") }, q,
+			[]string{vectorcol.PropVectorWorkers, `"-1"`}},
 		{"two fields", func(b *registry.ReadBuilder[vector.Block]) { b.Project(two) }, q,
 			[]string{"one VECTOR column", "2 fields"}},
 		{"field not in the file", func(b *registry.ReadBuilder[vector.Block]) { b.Project(missing) }, q,
@@ -187,7 +188,7 @@ func TestVectorBlocksRefusals(t *testing.T) {
 	if err == nil {
 		_, err = wb.Schema(two).Build()
 	}
-	if err == nil || !errors.Is(err, registry.ErrUnsupportedOption) || !strings.Contains(err.Error(), parquet.VectorBlockModelName) {
+	if err == nil || !errors.Is(err, registry.ErrUnsupportedOption) || !strings.Contains(err.Error(), vectorcol.VectorBlockModelName) {
 		t.Errorf("writing blocks: err = %v, want the model's refusal", err)
 	}
 }
@@ -264,9 +265,9 @@ func TestVectorBlocksSearchMatchesTheStream(t *testing.T) {
 	queries := vector.Matrix{Dim: vecDim, Data: slices.Concat(vectorValues(4, vecDim, 11)...)}
 	for _, layout := range []string{"flba", "list", "vector-repetition"} {
 		path, _ := vectorBlocksFile(t, layout)
-		open := func(props map[string]string) parquet.VectorBlocks {
+		open := func(props map[string]string) vectorcol.VectorBlocks {
 			t.Helper()
-			r, err := parquet.OpenVectorBlocks(registry.LocalInput(path), func(b *registry.ReadBuilder[vector.Block]) { b.SetAll(props) })
+			r, err := vectorcol.OpenVectorBlocks(registry.LocalInput(path), func(b *registry.ReadBuilder[vector.Block]) { b.SetAll(props) })
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -297,7 +298,7 @@ func TestVectorBlocksSearchMatchesTheStream(t *testing.T) {
 		if gotChecked != wantChecked || gotWithout != wantWithout || gotChecked == 0 {
 			t.Errorf("%s: Search checked %d pages' CRCs (%d without), the stream %d (%d)", layout, gotChecked, gotWithout, wantChecked, wantWithout)
 		}
-		workers := open(map[string]string{parquet.PropVectorWorkers: "1"})
+		workers := open(map[string]string{vectorcol.PropVectorWorkers: "1"})
 		res, err := workers.Search(vector.MetricL2, queries, 7)
 		workers.Close()
 		if err != nil || len(res) != len(want) || !closeResults(res[0], want[0]) {

@@ -59,8 +59,8 @@ func TestVectorLayoutsMatchWriteFile(t *testing.T) {
 					encName = "byte-stream-split"
 				}
 				writeRecords(t, got, sc, map[string]string{
-					parquet.PropVectorColumns: "emb:float32:6", parquet.PropVectorLayoutDefault: layout.String(),
-					parquet.PropVectorEncodingDefault: encName, parquet.PropCompressionCodec: "uncompressed", parquet.PropPageBytes: "2048",
+					vectorcol.PropColumns: "emb:float32:6", vectorcol.PropLayoutDefault: layout.String(),
+					vectorcol.PropEncodingDefault: encName, parquet.PropCompressionCodec: "uncompressed", parquet.PropPageBytes: "2048",
 				}, recs...)
 				rm, gm := readFooter(t, ref), readFooter(t, got)
 				if len(rm.Schema) != len(gm.Schema) {
@@ -149,8 +149,8 @@ func TestVectorLayoutsDuckDB(t *testing.T) {
 				}
 				path := tempFile(t, "duck.parquet")
 				writeRecords(t, path, sc, map[string]string{
-					parquet.PropVectorColumns: "emb:float32:6", parquet.PropVectorLayoutDefault: tc.layout.String(),
-					parquet.PropVectorEncodingDefault: enc, parquet.PropRowGroupRows: "16",
+					vectorcol.PropColumns: "emb:float32:6", vectorcol.PropLayoutDefault: tc.layout.String(),
+					vectorcol.PropEncodingDefault: enc, parquet.PropRowGroupRows: "16",
 				}, vectorRecords(t, sc, vecs, vector.Float32, tc.listTyped, tc.nulls)...)
 				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 				defer cancel()

@@ -173,12 +173,12 @@ func TestVectorLayoutsRoundTrip(t *testing.T) {
 				t.Run(fmt.Sprintf("%v/%s/%s", layout, enc, codec), func(t *testing.T) {
 					path := tempFile(t, "v.parquet")
 					props := map[string]string{
-						parquet.PropVectorColumns:                "emb:float32:6",
-						parquet.PropVectorLayoutColumn + "emb":   layout.String(),
-						parquet.PropVectorEncodingColumn + "emb": enc,
-						parquet.PropCompressionCodec:             codec,
-						parquet.PropRowGroupRows:                 "100",
-						parquet.PropPageBytes:                    "200",
+						vectorcol.PropColumns:                "emb:float32:6",
+						vectorcol.PropLayoutColumn + "emb":   layout.String(),
+						vectorcol.PropEncodingColumn + "emb": enc,
+						parquet.PropCompressionCodec:         codec,
+						parquet.PropRowGroupRows:             "100",
+						parquet.PropPageBytes:                "200",
 					}
 					df := writeRecords(t, path, sc, props, recs...)
 					if df.Count() != int64(len(recs)) {
@@ -255,12 +255,12 @@ func TestVectorLayoutsNullElements(t *testing.T) {
 					recs := vectorRecords(t, sc, vecs, vector.Float32, true, true)
 					path := tempFile(t, "v.parquet")
 					writeRecords(t, path, sc, map[string]string{
-						parquet.PropVectorColumns:              "emb:float32:6",
-						parquet.PropVectorLayoutDefault:        layout.String(),
-						parquet.PropVectorEncodingDefault:      enc,
-						parquet.PropCompressionCodec:           codec,
-						parquet.PropPageBytes:                  "100",
-						parquet.PropStatsEnabledColumn + "emb": "false",
+						vectorcol.PropColumns:                    "emb:float32:6",
+						vectorcol.PropLayoutDefault:              layout.String(),
+						vectorcol.PropEncodingDefault:            enc,
+						parquet.PropCompressionCodec:             codec,
+						parquet.PropPageBytes:                    "100",
+						vectorcol.PropStatsEnabledColumn + "emb": "false",
 					}, recs...)
 					assertRecords(t, readRecords(t, path, nil), recs)
 					checkVectorFile(t, path, vecs, true, layout)
@@ -284,7 +284,7 @@ func TestVectorLayoutsProjections(t *testing.T) {
 	list := vectorSchema(&iceberg.ListType{ElementID: 4, Element: iceberg.PrimitiveTypes.Float32, ElementRequired: true})
 	for _, layout := range []vectorcol.Layout{vectorcol.LayoutList, vectorcol.LayoutVectorRepetition} {
 		t.Run(layout.String(), func(t *testing.T) {
-			props := map[string]string{parquet.PropVectorColumns: "emb:float32:6", parquet.PropVectorLayoutDefault: layout.String()}
+			props := map[string]string{vectorcol.PropColumns: "emb:float32:6", vectorcol.PropLayoutDefault: layout.String()}
 			path := tempFile(t, "list.parquet")
 			writeRecords(t, path, list, props, vectorRecords(t, list, vecs, vector.Float32, true, false)...)
 			got := readRecords(t, path, func(b *registry.ReadBuilder[*data.Record]) { b.Project(fixed) })
@@ -324,10 +324,10 @@ func TestVectorLayoutsElementTypes(t *testing.T) {
 				t.Run(fmt.Sprintf("%v/%v/%s", et, layout, enc), func(t *testing.T) {
 					path := tempFile(t, "v.parquet")
 					writeRecords(t, path, sc, map[string]string{
-						parquet.PropVectorColumns:                fmt.Sprintf("emb:%s:%d", et, vecDim),
-						parquet.PropVectorLayoutColumn + "emb":   layout.String(),
-						parquet.PropVectorEncodingColumn + "emb": enc,
-						parquet.PropPageBytes:                    "64",
+						vectorcol.PropColumns:                fmt.Sprintf("emb:%s:%d", et, vecDim),
+						vectorcol.PropLayoutColumn + "emb":   layout.String(),
+						vectorcol.PropEncodingColumn + "emb": enc,
+						parquet.PropPageBytes:                "64",
 					}, recs...)
 					assertRecords(t, readRecords(t, path, nil), recs)
 					f, err := vectorcol.OpenColumn(path, "emb")
@@ -394,12 +394,12 @@ func TestVectorStatisticsOnlyWhenAsked(t *testing.T) {
 		for _, stats := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%v/stats=%v", layout, stats), func(t *testing.T) {
 				props := map[string]string{
-					parquet.PropVectorColumns:              "emb:float32:6",
-					parquet.PropVectorLayoutColumn + "emb": layout.String(),
-					parquet.PropPageBytes:                  "100",
+					vectorcol.PropColumns:              "emb:float32:6",
+					vectorcol.PropLayoutColumn + "emb": layout.String(),
+					parquet.PropPageBytes:              "100",
 				}
 				if stats {
-					props[parquet.PropStatsEnabledColumn+"emb"] = "true"
+					props[vectorcol.PropStatsEnabledColumn+"emb"] = "true"
 				}
 				path := tempFile(t, "s.parquet")
 				writeRecords(t, path, sc, props, recs...)
@@ -488,29 +488,29 @@ func TestVectorPropertiesRefused(t *testing.T) {
 		props map[string]string
 		want  []string
 	}{
-		{"layout value", map[string]string{parquet.PropVectorLayoutColumn + "emb": "columnar"},
-			[]string{parquet.PropVectorLayoutColumn + "emb", `"columnar" is not a VECTOR layout`}},
-		{"default layout value", map[string]string{parquet.PropVectorLayoutDefault: "nested"},
-			[]string{parquet.PropVectorLayoutDefault, `"nested"`}},
-		{"flba-raw", map[string]string{parquet.PropVectorLayoutColumn + "emb": "flba-raw"},
-			[]string{parquet.PropVectorLayoutColumn + "emb", "flba-raw is flba without the VECTOR annotation"}},
-		{"encoding value", map[string]string{parquet.PropVectorEncodingColumn + "emb": "delta"},
-			[]string{parquet.PropVectorEncodingColumn + "emb", `"delta" is not a VECTOR value encoding`}},
-		{"statistics value", map[string]string{parquet.PropStatsEnabledColumn + "emb": "sometimes"},
-			[]string{parquet.PropStatsEnabledColumn + "emb", `"sometimes" is not a boolean`}},
-		{"layout of an undeclared column", map[string]string{parquet.PropVectorLayoutColumn + "name": "list"},
-			[]string{parquet.PropVectorLayoutColumn + "name", `column "name" is not a VECTOR column`}},
-		{"statistics of another column", map[string]string{parquet.PropStatsEnabledColumn + "id": "true"},
-			[]string{parquet.PropStatsEnabledColumn + "id", "VECTOR columns only"}},
-		{"fixed-size-list of int8", map[string]string{parquet.PropVectorColumns: "emb:int8:24", parquet.PropVectorLayoutColumn + "emb": "fixed-size-list"},
-			[]string{parquet.PropVectorLayoutColumn + "emb", "float32 and float64 elements only"}},
-		{"vector-repetition without footer annotations", map[string]string{parquet.PropVectorLayoutColumn + "emb": "vector-repetition", parquet.PropFooterAnnotations: "false"},
-			[]string{parquet.PropVectorLayoutColumn + "emb", parquet.PropFooterAnnotations}},
+		{"layout value", map[string]string{vectorcol.PropLayoutColumn + "emb": "columnar"},
+			[]string{vectorcol.PropLayoutColumn + "emb", `"columnar" is not a VECTOR layout`}},
+		{"default layout value", map[string]string{vectorcol.PropLayoutDefault: "nested"},
+			[]string{vectorcol.PropLayoutDefault, `"nested"`}},
+		{"flba-raw", map[string]string{vectorcol.PropLayoutColumn + "emb": "flba-raw"},
+			[]string{vectorcol.PropLayoutColumn + "emb", "flba-raw is flba without the VECTOR annotation"}},
+		{"encoding value", map[string]string{vectorcol.PropEncodingColumn + "emb": "delta"},
+			[]string{vectorcol.PropEncodingColumn + "emb", `"delta" is not a VECTOR value encoding`}},
+		{"statistics value", map[string]string{vectorcol.PropStatsEnabledColumn + "emb": "sometimes"},
+			[]string{vectorcol.PropStatsEnabledColumn + "emb", `"sometimes" is not a boolean`}},
+		{"layout of an undeclared column", map[string]string{vectorcol.PropLayoutColumn + "name": "list"},
+			[]string{vectorcol.PropLayoutColumn + "name", `column "name" is not a VECTOR column`}},
+		{"statistics of another column", map[string]string{vectorcol.PropStatsEnabledColumn + "id": "true"},
+			[]string{vectorcol.PropStatsEnabledColumn + "id", "VECTOR columns only"}},
+		{"fixed-size-list of int8", map[string]string{vectorcol.PropColumns: "emb:int8:24", vectorcol.PropLayoutColumn + "emb": "fixed-size-list"},
+			[]string{vectorcol.PropLayoutColumn + "emb", "float32 and float64 elements only"}},
+		{"vector-repetition without footer annotations", map[string]string{vectorcol.PropLayoutColumn + "emb": "vector-repetition", parquet.PropFooterAnnotations: "false"},
+			[]string{vectorcol.PropLayoutColumn + "emb", parquet.PropFooterAnnotations}},
 		{"unknown vector key", map[string]string{"write.parquet.vector-layouts": "list"},
 			[]string{"write.parquet.vector-layouts", "not honoured"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			props := map[string]string{parquet.PropVectorColumns: "emb:float32:6"}
+			props := map[string]string{vectorcol.PropColumns: "emb:float32:6"}
 			for k, v := range tc.props {
 				props[k] = v
 			}
@@ -531,8 +531,8 @@ func TestVectorPropertiesRefused(t *testing.T) {
 	}
 	// A list<float> column needs the list or vector-repetition layout.
 	list := vectorSchema(&iceberg.ListType{ElementID: 4, Element: iceberg.PrimitiveTypes.Float32})
-	_, err := tryWriteRecords(tempFile(t, "list.parquet"), list, map[string]string{parquet.PropVectorColumns: "emb:float32:6"})
-	if err == nil || !strings.Contains(err.Error(), parquet.PropVectorLayoutColumn+"emb") || !strings.Contains(err.Error(), "layout flba cannot store") {
+	_, err := tryWriteRecords(tempFile(t, "list.parquet"), list, map[string]string{vectorcol.PropColumns: "emb:float32:6"})
+	if err == nil || !strings.Contains(err.Error(), vectorcol.PropLayoutColumn+"emb") || !strings.Contains(err.Error(), "layout flba cannot store") {
 		t.Errorf("list<float> in flba: %v", err)
 	}
 }
@@ -545,7 +545,7 @@ func TestVectorValuesRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := b.Schema(list).SetAll(map[string]string{parquet.PropVectorColumns: "emb:float32:2", parquet.PropVectorLayoutDefault: "vector-repetition"}).Build()
+	w, err := b.Schema(list).SetAll(map[string]string{vectorcol.PropColumns: "emb:float32:2", vectorcol.PropLayoutDefault: "vector-repetition"}).Build()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -588,7 +588,7 @@ func TestVectorOnlyFile(t *testing.T) {
 			}
 			path := tempFile(t, "only.parquet")
 			df := writeRecords(t, path, sc, map[string]string{
-				parquet.PropVectorColumns: "emb:float32:6", parquet.PropVectorLayoutDefault: layout.String(),
+				vectorcol.PropColumns: "emb:float32:6", vectorcol.PropLayoutDefault: layout.String(),
 				parquet.PropRowGroupRows: "20", "write.metadata.x": "kept",
 			}, recs...)
 			if df.Count() != int64(len(recs)) || len(df.SplitOffsets()) != 3 {
@@ -603,9 +603,39 @@ func TestVectorOnlyFile(t *testing.T) {
 	}
 	// An empty file too.
 	path := tempFile(t, "empty.parquet")
-	writeRecords(t, path, sc, map[string]string{parquet.PropVectorColumns: "emb:float32:6", parquet.PropVectorLayoutDefault: "vector-repetition"})
+	writeRecords(t, path, sc, map[string]string{vectorcol.PropColumns: "emb:float32:6", vectorcol.PropLayoutDefault: "vector-repetition"})
 	if got := readRecords(t, path, nil); len(got) != 0 {
 		t.Fatalf("%d records", len(got))
+	}
+}
+
+// VECTOR columns declared in another order than the schema's are written
+// in the schema's: each row group's chunks follow the merged schema's
+// leaves, whatever the declaration order (which once put one column's
+// chunk metadata on the other's leaf), in every layout and with a
+// parquet-go column between them.
+func TestVectorColumnsDeclaredOutOfSchemaOrder(t *testing.T) {
+	sc := iceberg.NewSchema(0,
+		iceberg.NestedField{ID: 1, Name: "a", Type: iceberg.FixedTypeOf(2 * 4), Required: true},
+		iceberg.NestedField{ID: 2, Name: "id", Type: iceberg.PrimitiveTypes.Int64, Required: true},
+		iceberg.NestedField{ID: 3, Name: "b", Type: iceberg.FixedTypeOf(3 * 4)})
+	for _, layout := range []vectorcol.Layout{vectorcol.LayoutFLBA, vectorcol.LayoutList, vectorcol.LayoutVectorRepetition} {
+		t.Run(layout.String(), func(t *testing.T) {
+			var recs []*data.Record
+			for i := range 30 {
+				var b any
+				if i%4 != 1 {
+					b = mustEncode(t, vector.Float32, []float32{float32(i), -1, 0.5})
+				}
+				recs = append(recs, data.Of(sc, mustEncode(t, vector.Float32, []float32{float32(i), 2}), int64(i), b))
+			}
+			path := tempFile(t, "order.parquet")
+			writeRecords(t, path, sc, map[string]string{
+				vectorcol.PropColumns: "b:vector<float32,3>,a:vector<float32,2>", vectorcol.PropLayoutDefault: layout.String(),
+				parquet.PropRowGroupRows: "10",
+			}, recs...)
+			assertRecords(t, readRecords(t, path, nil), recs)
+		})
 	}
 }
 

@@ -28,9 +28,9 @@ const (
 	wMap
 	wUnknown // Iceberg's unknown type: always null, no column (as Iceberg Java)
 	wVariant // a VARIANT group, unshredded or shredded (variant_write.go)
-	// wVector is a declared VECTOR column, written by the lab's page
-	// writer (vector_write.go), not by parquet-go: it has no leaf column
-	// in the plan and no field in its Parquet schema.
+	// wVector is a declared column of a PageBinding (VECTOR's), written
+	// by the binding's page writer (page_write.go), not by parquet-go: it
+	// has no leaf column in the plan and no field in its Parquet schema.
 	wVector
 )
 

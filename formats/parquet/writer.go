@@ -108,9 +108,9 @@ type recordAppender struct {
 	collector      *colmetrics.Collector
 	settings       writerSettings
 	annot          *annotationPlan
-	// vec writes the VECTOR columns (vector_write.go), nil without any;
-	// kv and kvOrder are the key/value metadata of a file whose columns
-	// are all VECTOR columns (parquet-go writes it otherwise).
+	// vec writes the columns of PageBindings, VECTOR's (page_write.go),
+	// nil without any; kv and kvOrder are the key/value metadata of a file
+	// whose columns are all theirs (parquet-go writes it otherwise).
 	vec     *vectorWriter
 	kv      map[string]string
 	kvOrder []string
@@ -143,7 +143,7 @@ func newRecordAppenderWith(out registry.OutputFile, opts registry.WriteOptions, 
 	if opts.Schema == nil {
 		return nil, fmt.Errorf("parquet writer for %s: schema is required", out.Location)
 	}
-	if err := withBindings(recordProperties).Check(opts.Properties); err != nil {
+	if err := withPageBindings(withBindings(recordProperties)).Check(opts.Properties); err != nil {
 		return nil, fmt.Errorf("parquet writer for %s: %w", out.Location, err)
 	}
 	settings, err := parseWriterSettings(opts.Properties)
@@ -158,15 +158,9 @@ func newRecordAppenderWith(out registry.OutputFile, opts registry.WriteOptions, 
 	if err != nil {
 		return nil, fmt.Errorf("parquet writer for %s: %w", out.Location, err)
 	}
-	plan, err := planWriteVectors(opts.Schema, nil, annot.vectorColumnNames())
+	plan, err := planWriteVectors(opts.Schema, nil, annot.pagedColumnNames())
 	if err != nil {
 		return nil, fmt.Errorf("parquet writer for %s: %w", out.Location, err)
-	}
-	var vcodec compress.Codec
-	if len(annot.vectors) > 0 {
-		if vcodec, err = vectorCodec(opts.Properties); err != nil {
-			return nil, fmt.Errorf("parquet writer for %s: %w", out.Location, err)
-		}
 	}
 	collector, err := colmetrics.NewCollector(opts.Schema, opts.MetricsConfig)
 	if err != nil {
@@ -205,14 +199,14 @@ func newRecordAppenderWith(out registry.OutputFile, opts registry.WriteOptions, 
 		options:     options,
 		flatColumns: flatColumns,
 	}
-	if len(annot.vectors) > 0 {
-		if a.vec, err = newVectorWriter(out.Location, pending, annot, vcodec, settings.pageBytes); err != nil {
+	if len(annot.paged) > 0 {
+		if a.vec, err = newVectorWriter(out.Location, pending, annot, opts.Properties, settings.pageBytes); err != nil {
 			_ = pending.Abort()
 			return nil, fmt.Errorf("parquet writer for %s: %w", out.Location, err)
 		}
 		a.kv, a.kvOrder = icebergSchemaKV(string(schemaJSON), opts.FileMetadata)
 		// The lab must know when parquet-go's bytes reach the file: its
-		// sink buffers them instead (vector_write.go).
+		// sink buffers them instead (page_write.go).
 		a.options = append(a.options, pq.WriteBufferSize(-1))
 	}
 	if cols := topLevelVariants(opts.Schema); vsettings.shred && len(cols) > 0 {
@@ -265,7 +259,7 @@ func (a *recordAppender) startShredded() error {
 	vb := a.variants
 	layouts, reports := vb.layouts()
 	a.variantReports = reports
-	plan, err := planWriteVectors(a.schema, layouts, a.annot.vectorColumnNames())
+	plan, err := planWriteVectors(a.schema, layouts, a.annot.pagedColumnNames())
 	if err == nil {
 		err = a.start(plan)
 	}
@@ -473,7 +467,7 @@ func (a *recordAppender) Close() error {
 
 // closeVectors finishes a file with VECTOR columns: the last row group,
 // parquet-go's close into memory, then the page index and the merged
-// footer (vector_write.go), and publishes it.
+// footer (page_write.go), and publishes it.
 func (a *recordAppender) closeVectors() error {
 	if a.groupRows > 0 {
 		if err := a.flushGroup(); err != nil {
@@ -529,7 +523,7 @@ func (a *recordAppender) SplitOffsets() []int64                      { return sl
 // Footer is the written file's metadata as parquet-go wrote it, available
 // after Close; the annotations added on Close are not in it. A file with
 // VECTOR columns has one footer, the lab's, annotations included
-// (vector_write.go).
+// (page_write.go).
 func (a *recordAppender) Footer() *format.FileMetaData { return a.footer }
 
 // rowGroupStart is where a row group begins in the file: the first page of

@@ -24,8 +24,9 @@ import (
 
 	"github.com/coltype-lab/lab/bench"
 	"github.com/coltype-lab/lab/data"
-	"github.com/coltype-lab/lab/formats/parquet"
+
 	_ "github.com/coltype-lab/lab/formats/parquet/arrowmodel" // registers (PARQUET, arrow.RecordBatch)
+	"github.com/coltype-lab/lab/formats/parquet/vectorcol"
 	"github.com/coltype-lab/lab/notebooks/notebook"
 	"github.com/coltype-lab/lab/registry"
 	"github.com/coltype-lab/lab/registry/tour"
@@ -366,7 +367,7 @@ func writeVectors(path string, sc *iceberg.Schema, recs []*data.Record) error {
 	if err != nil {
 		return err
 	}
-	w, err := b.Schema(sc).Set(parquet.PropVectorColumns, fmt.Sprintf("emb:vector<float32,%d>", vectorDim)).Overwrite().Build()
+	w, err := b.Schema(sc).Set(vectorcol.PropColumns, fmt.Sprintf("emb:vector<float32,%d>", vectorDim)).Overwrite().Build()
 	if err != nil {
 		return err
 	}

@@ -177,7 +177,7 @@ func writeElementVectors(path, tmp string, c vectorCase) error {
 	}
 	props := map[string]string{
 		parquet.PropCompressionCodec: "uncompressed",
-		parquet.PropVectorColumns:    fmt.Sprintf("%s:vector<%s,%d>", vectorcol.ColumnName, c.element, vectorDim),
+		vectorcol.PropColumns:        fmt.Sprintf("%s:vector<%s,%d>", vectorcol.ColumnName, c.element, vectorDim),
 	}
 	if err := writeRecords(tmp, sc, props, recs...); err != nil {
 		return err

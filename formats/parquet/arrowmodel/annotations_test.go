@@ -12,6 +12,7 @@ import (
 	labpq "github.com/coltype-lab/lab/formats/parquet"
 	"github.com/coltype-lab/lab/formats/parquet/filecol"
 	"github.com/coltype-lab/lab/formats/parquet/footer"
+	"github.com/coltype-lab/lab/formats/parquet/vectorcol"
 	"github.com/coltype-lab/lab/registry"
 	"github.com/coltype-lab/lab/types/file"
 )
@@ -52,7 +53,7 @@ func TestArrowReadsAnnotatedFiles(t *testing.T) {
 		recs = append(recs, r)
 	}
 	path := arrowTempPath(t, "annotated.parquet")
-	recordWriteFile(t, path, sc, map[string]string{filecol.PropColumns: "doc", labpq.PropVectorColumns: "emb:int8:8"}, recs...)
+	recordWriteFile(t, path, sc, map[string]string{filecol.PropColumns: "doc", vectorcol.PropColumns: "emb:int8:8"}, recs...)
 	anns, err := labpq.FileAnnotations(registry.LocalInput(path))
 	if err != nil || len(anns) != 2 || anns[0].Kind != footer.KindFile || anns[1].Kind != footer.KindVector || !anns[0].InFooter || !anns[1].InFooter {
 		t.Fatalf("annotations %+v (err %v)", anns, err)
@@ -85,7 +86,7 @@ func TestArrowWriterAnnotations(t *testing.T) {
 	defer batch.Release()
 
 	path := arrowTempPath(t, "vec.parquet")
-	df := arrowWriteFile(t, path, sc, map[string]string{labpq.PropVectorColumns: "emb:float32:2"}, batch)
+	df := arrowWriteFile(t, path, sc, map[string]string{vectorcol.PropColumns: "emb:float32:2"}, batch)
 	anns, err := labpq.FileAnnotations(registry.LocalInput(path))
 	if err != nil {
 		t.Fatal(err)

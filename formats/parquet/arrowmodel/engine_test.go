@@ -13,9 +13,10 @@ import (
 	"github.com/apache/iceberg-go"
 
 	"github.com/coltype-lab/lab/data"
-	labpq "github.com/coltype-lab/lab/formats/parquet"
+
 	"github.com/coltype-lab/lab/formats/parquet/footer"
 	"github.com/coltype-lab/lab/formats/parquet/internal/sample"
+	"github.com/coltype-lab/lab/formats/parquet/vectorcol"
 	"github.com/coltype-lab/lab/registry"
 )
 
@@ -192,7 +193,7 @@ func TestArrowEncryptionWriteErrors(t *testing.T) {
 	}{
 		{"AAD prefix alone", nil, cryptoAAD, nil, "AAD prefix set with null encryption key"},
 		{"bad key length", []byte("0123456789"), nil, nil, "file encryption key is 10 bytes"},
-		{"VECTOR annotations", cryptoKey, nil, map[string]string{labpq.PropVectorColumns: "emb:int8:8"}, "cannot write VECTOR annotations"},
+		{"VECTOR annotations", cryptoKey, nil, map[string]string{vectorcol.PropColumns: "emb:int8:8"}, "cannot write VECTOR annotations"},
 	} {
 		path := filepath.Join(t.TempDir(), "x.parquet")
 		b, err := registry.DataWriteBuilder[arrow.RecordBatch](registry.PARQUET, registry.LocalOutput(path))

@@ -21,6 +21,7 @@ import (
 
 	labpq "github.com/coltype-lab/lab/formats/parquet"
 	"github.com/coltype-lab/lab/formats/parquet/internal/colmetrics"
+	"github.com/coltype-lab/lab/formats/parquet/vectorcol"
 	"github.com/coltype-lab/lab/registry"
 )
 
@@ -67,7 +68,7 @@ func (arrowModel) NewAppender(out registry.OutputFile, opts registry.WriteOption
 	if opts.FileEncryptionKey != nil && !annot.Empty() {
 		// They go in by rewriting the footer, which is encrypted.
 		return nil, fmt.Errorf("parquet file %s: the %s model cannot write VECTOR annotations (%s) into an encrypted file",
-			out.Location, arrowModelName, labpq.PropVectorColumns)
+			out.Location, arrowModelName, vectorcol.PropColumns)
 	}
 	if bs := annot.Bindings(); len(bs) > 0 {
 		// A binding's values must be valid before they are written

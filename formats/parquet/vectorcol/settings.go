@@ -1,4 +1,4 @@
-package parquet
+package vectorcol
 
 import (
 	"fmt"
@@ -9,7 +9,6 @@ import (
 
 	"github.com/apache/iceberg-go"
 
-	"github.com/coltype-lab/lab/formats/parquet/vectorcol"
 	"github.com/coltype-lab/lab/types/vector"
 )
 
@@ -56,19 +55,19 @@ import (
 // Codec: write.parquet.compression-codec and -level apply to VECTOR
 // columns too, with none (uncompressed), snappy, zstd or lz4 (the codecs
 // the vector page reader reads; gzip and brotli are refused). Without a
-// level, zstd compresses VECTOR columns at VectorZstdLevel, chosen by
+// level, zstd compresses VECTOR columns at ZstdLevel, chosen by
 // measurement (spec/VECTOR.md, "Writing from the registry").
 const (
-	PropVectorLayoutDefault   = "write.parquet.vector-layout.default"
-	PropVectorLayoutColumn    = "write.parquet.vector-layout.column."
-	PropVectorEncodingDefault = "write.parquet.vector-encoding.default"
-	PropVectorEncodingColumn  = "write.parquet.vector-encoding.column."
+	PropLayoutDefault   = "write.parquet.vector-layout.default"
+	PropLayoutColumn    = "write.parquet.vector-layout.column."
+	PropEncodingDefault = "write.parquet.vector-encoding.default"
+	PropEncodingColumn  = "write.parquet.vector-encoding.column."
 	// PropStatsEnabledColumn is Iceberg's per-column statistics switch
 	// (TableProperties.PARQUET_COLUMN_STATS_ENABLED_PREFIX).
 	PropStatsEnabledColumn = "write.parquet.stats-enabled.column."
 )
 
-// VectorZstdLevel is the zstd level of VECTOR columns when
+// ZstdLevel is the zstd level of VECTOR columns when
 // write.parquet.compression-level is not set. Measured on clustered
 // 768-dimension float32 embeddings, vector-repetition with
 // byte-stream-split (BenchmarkVectorWriteCodecs; spec/VECTOR.md, "Writing
@@ -77,23 +76,23 @@ const (
 // levels 1 and 3 compress nothing (1.000) and 6 reaches 0.93 at a fifth of
 // level 1's speed. The mantissa bytes are close to random: only the split
 // exponent bytes compress, and the fastest level finds them.
-const VectorZstdLevel = 1
+const ZstdLevel = 1
 
 // vectorLayouts are the layouts the record model writes, in the order its
 // errors name them.
-var vectorLayouts = []vectorcol.Layout{vectorcol.LayoutFLBA, vectorcol.LayoutList, vectorcol.LayoutVectorRepetition, vectorcol.LayoutFixedSizeList}
+var vectorLayouts = []Layout{LayoutFLBA, LayoutList, LayoutVectorRepetition, LayoutFixedSizeList}
 
 // vectorSettings are a column's layout properties.
 type vectorSettings struct {
-	layout   vectorcol.Layout
-	encoding vectorcol.ValueEncoding
+	layout   Layout
+	encoding ValueEncoding
 	stats    bool
 }
 
 // parseVectorLayout parses a layout property's value.
-func parseVectorLayout(key, v string) (vectorcol.Layout, error) {
+func parseVectorLayout(key, v string) (Layout, error) {
 	name := strings.ToLower(strings.TrimSpace(v))
-	if name == vectorcol.LayoutFLBARaw.String() {
+	if name == LayoutFLBARaw.String() {
 		return 0, fmt.Errorf("%s: %q: flba-raw is flba without the VECTOR annotation, and the record writer annotates its VECTOR columns (write.parquet.footer-annotations=false keeps the annotation in the key/value mirror only); want flba, list, vector-repetition or fixed-size-list", key, v)
 	}
 	for _, l := range vectorLayouts {
@@ -105,12 +104,12 @@ func parseVectorLayout(key, v string) (vectorcol.Layout, error) {
 }
 
 // parseVectorEncoding parses an encoding property's value.
-func parseVectorEncoding(key, v string) (vectorcol.ValueEncoding, error) {
+func parseVectorEncoding(key, v string) (ValueEncoding, error) {
 	switch strings.ToLower(strings.TrimSpace(v)) {
 	case "plain":
-		return vectorcol.EncodingPlain, nil
+		return EncodingPlain, nil
 	case "byte-stream-split", "byte_stream_split", "bss":
-		return vectorcol.EncodingByteStreamSplit, nil
+		return EncodingByteStreamSplit, nil
 	}
 	return 0, fmt.Errorf("%s: %q is not a VECTOR value encoding (want plain or byte-stream-split)", key, v)
 }
@@ -119,16 +118,16 @@ func parseVectorEncoding(key, v string) (vectorcol.ValueEncoding, error) {
 // columns. Every key must be well formed and name a declared column;
 // every value must parse. The errors name the key and the value.
 func planVectorSettings(props map[string]string, declared []string) (map[string]vectorSettings, error) {
-	def := vectorSettings{layout: vectorcol.LayoutFLBA, encoding: vectorcol.EncodingPlain}
-	if v, ok := props[PropVectorLayoutDefault]; ok {
-		l, err := parseVectorLayout(PropVectorLayoutDefault, v)
+	def := vectorSettings{layout: LayoutFLBA, encoding: EncodingPlain}
+	if v, ok := props[PropLayoutDefault]; ok {
+		l, err := parseVectorLayout(PropLayoutDefault, v)
 		if err != nil {
 			return nil, err
 		}
 		def.layout = l
 	}
-	if v, ok := props[PropVectorEncodingDefault]; ok {
-		e, err := parseVectorEncoding(PropVectorEncodingDefault, v)
+	if v, ok := props[PropEncodingDefault]; ok {
+		e, err := parseVectorEncoding(PropEncodingDefault, v)
 		if err != nil {
 			return nil, err
 		}
@@ -145,15 +144,15 @@ func planVectorSettings(props map[string]string, declared []string) (map[string]
 			if len(declared) > 0 {
 				list = strings.Join(declared, ", ")
 			}
-			return "", fmt.Errorf("%s: column %q is not a VECTOR column (%s declares: %s)", key, name, PropVectorColumns, list)
+			return "", fmt.Errorf("%s: column %q is not a VECTOR column (%s declares: %s)", key, name, PropColumns, list)
 		}
 		return name, nil
 	}
 	for _, key := range slices.Sorted(maps.Keys(props)) {
 		v := props[key]
 		switch {
-		case strings.HasPrefix(key, PropVectorLayoutColumn):
-			name, err := column(key, PropVectorLayoutColumn)
+		case strings.HasPrefix(key, PropLayoutColumn):
+			name, err := column(key, PropLayoutColumn)
 			if err != nil {
 				return nil, err
 			}
@@ -162,8 +161,8 @@ func planVectorSettings(props map[string]string, declared []string) (map[string]
 				return nil, err
 			}
 			out[name] = s
-		case strings.HasPrefix(key, PropVectorEncodingColumn):
-			name, err := column(key, PropVectorEncodingColumn)
+		case strings.HasPrefix(key, PropEncodingColumn):
+			name, err := column(key, PropEncodingColumn)
 			if err != nil {
 				return nil, err
 			}
@@ -175,7 +174,7 @@ func planVectorSettings(props map[string]string, declared []string) (map[string]
 		case strings.HasPrefix(key, PropStatsEnabledColumn):
 			name := strings.TrimPrefix(key, PropStatsEnabledColumn)
 			if _, ok := out[name]; !ok {
-				return nil, fmt.Errorf("%s: column %q is not a VECTOR column: the lab honours Iceberg's per-column statistics switch on VECTOR columns only (%s), whose statistics are off unless asked; every other column has statistics", key, name, PropVectorColumns)
+				return nil, fmt.Errorf("%s: column %q is not a VECTOR column: the lab honours Iceberg's per-column statistics switch on VECTOR columns only (%s), whose statistics are off unless asked; every other column has statistics", key, name, PropColumns)
 			}
 			on, err := strconv.ParseBool(strings.TrimSpace(v))
 			if err != nil {
@@ -209,14 +208,14 @@ func checkVectorType(f iceberg.NestedField, d vector.Declaration, s vectorSettin
 			elem = iceberg.PrimitiveTypes.Float64
 		}
 		if elem != nil && t.Element.Equals(elem) {
-			if s.layout != vectorcol.LayoutList && s.layout != vectorcol.LayoutVectorRepetition {
+			if s.layout != LayoutList && s.layout != LayoutVectorRepetition {
 				return false, fmt.Errorf("%s: column %q (field id %d) has type %s, which layout %s cannot store (its cells are fixed[%d]): write layout list or vector-repetition, or type the column fixed[%d]",
-					PropVectorLayoutColumn+d.Column, d.Column, f.ID, f.Type, s.layout, want, want)
+					PropLayoutColumn+d.Column, d.Column, f.ID, f.Type, s.layout, want, want)
 			}
 			return true, nil
 		}
 	}
-	return false, fmt.Errorf("%s: column %q (field id %d) has type %s, a VECTOR of %d %s needs fixed[%d]%s", PropVectorColumns, d.Column, f.ID, f.Type, d.Dim, d.Element, want, listAlternative(d))
+	return false, fmt.Errorf("%s: column %q (field id %d) has type %s, a VECTOR of %d %s needs fixed[%d]%s", PropColumns, d.Column, f.ID, f.Type, d.Dim, d.Element, want, listAlternative(d))
 }
 
 func listAlternative(d vector.Declaration) string {

@@ -1,4 +1,4 @@
-package parquet
+package vectorcol
 
 import (
 	"errors"
@@ -10,7 +10,7 @@ import (
 
 	"github.com/apache/iceberg-go"
 
-	"github.com/coltype-lab/lab/formats/parquet/vectorcol"
+	"github.com/coltype-lab/lab/formats/parquet"
 	"github.com/coltype-lab/lab/registry"
 	"github.com/coltype-lab/lab/types/vector"
 )
@@ -29,7 +29,7 @@ const (
 	PropVectorColumn = "read.vector.column"
 	// PropVectorMapFile maps a local file instead of reading its pages into
 	// recycled buffers: worth it for a file scanned many times, not for one
-	// search (vectorcol.File.ReadPages). Default false.
+	// search (File.ReadPages). Default false.
 	PropVectorMapFile = "read.vector.map-file"
 )
 
@@ -45,8 +45,10 @@ func init() { registry.MustRegister(VectorBlockModel{}) }
 // any other column, as the record reader prunes), and the input is any
 // FileIO. Block row ids are the file's row positions.
 //
-// It writes nothing: vectors are written as records (RecordModel, with
-// write.parquet.vector-columns), which is where the layouts are chosen.
+// It writes nothing: vectors are written as records (parquet.RecordModel,
+// with PropColumns), which is where the layouts are chosen. The file is
+// opened and its row groups selected by formats/parquet
+// (parquet.OpenColumnFile), so that both models check and select alike.
 type VectorBlockModel struct{}
 
 var _ registry.FormatModel[vector.Block] = VectorBlockModel{}
@@ -58,7 +60,7 @@ func (VectorBlockModel) RowType() reflect.Type       { return reflect.TypeFor[ve
 // NewAppender refuses: see VectorBlockModel.
 func (VectorBlockModel) NewAppender(out registry.OutputFile, _ registry.WriteOptions) (registry.FileAppender[vector.Block], error) {
 	return nil, fmt.Errorf("parquet file %s: %w", out.Location, registry.UnsupportedOption(VectorBlockModelName,
-		"writing (write VECTOR columns as records with "+PropVectorColumns+")"))
+		"writing (write VECTOR columns as records with "+PropColumns+")"))
 }
 
 // NewReader opens the VECTOR column of in. Settings a block read cannot
@@ -78,7 +80,7 @@ func (VectorBlockModel) NewReader(in registry.InputFile, opts registry.ReadOptio
 	if err != nil {
 		return nil, fmt.Errorf("parquet file %s: %w", in.Location, err)
 	}
-	f, err := openParquet(in)
+	f, err := parquet.OpenColumnFile(in, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -118,21 +120,17 @@ func vectorBlockProperties(props map[string]string) (workers int, mapFile bool, 
 // block asked for, so a search that never asks for one runs on the fused
 // scan instead.
 type vectorBlockReader struct {
-	file    *openedFile
-	col     *vectorcol.File
+	file    *parquet.ColumnFile
+	col     *File
 	workers int
-	blocks  *vectorcol.FileBlocks // nil until the first Next
-	used    bool                  // Next or Search has run
+	blocks  *FileBlocks // nil until the first Next
+	used    bool        // Next or Search has run
 	closed  bool
 }
 
-func newVectorBlockReader(f *openedFile, opts registry.ReadOptions, named string, workers int, mapFile bool) (*vectorBlockReader, error) {
-	loc := f.location
-	_, root, fileSch, err := f.view(opts)
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", loc, err)
-	}
-	column, err := projectedVectorColumn(opts.Projection, fileSch)
+func newVectorBlockReader(f *parquet.ColumnFile, opts registry.ReadOptions, named string, workers int, mapFile bool) (*vectorBlockReader, error) {
+	loc := f.Location
+	column, err := projectedVectorColumn(opts.Projection, f.Schema)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", loc, err)
 	}
@@ -143,19 +141,15 @@ func newVectorBlockReader(f *openedFile, opts registry.ReadOptions, named string
 		return nil, fmt.Errorf("read %s: %s=%s, but the projection asks for %s", loc, PropVectorColumn, named, column)
 	}
 	// The row groups a record read with the same split and filter reads.
-	rr := &recordReader{file: f, location: loc, projection: opts.Projection}
-	if rr.projection == nil {
-		rr.projection = fileSch
-	}
-	groups, err := rr.selectRowGroups(opts, fileSch, root)
+	groups, err := f.SelectRowGroups(opts)
 	if err != nil {
 		return nil, err
 	}
-	col, err := vectorcol.OpenReader(f.src, f.size, loc, column)
+	col, err := OpenReader(f.Src, f.Size, loc, column)
 	if err != nil {
 		return nil, err
 	}
-	keep := make([]bool, len(f.meta.RowGroups))
+	keep := make([]bool, f.RowGroups)
 	for _, g := range groups {
 		keep[g] = true
 	}
@@ -191,39 +185,39 @@ func projectedVectorColumn(projection, fileSch *iceberg.Schema) (string, error) 
 func (r *vectorBlockReader) Next() (vector.Block, error) {
 	switch {
 	case r.closed:
-		return vector.Block{}, fmt.Errorf("read %s: reader is closed", r.file.location)
+		return vector.Block{}, fmt.Errorf("read %s: reader is closed", r.file.Location)
 	case r.blocks == nil && r.used:
-		return vector.Block{}, fmt.Errorf("read %s: the reader's rows were searched (Search); it hands out no blocks after", r.file.location)
+		return vector.Block{}, fmt.Errorf("read %s: the reader's rows were searched (Search); it hands out no blocks after", r.file.Location)
 	case r.blocks == nil:
 		r.blocks, r.used = r.col.Blocks(r.workers), true
 	}
 	b, err := r.blocks.Next()
 	if err != nil && !errors.Is(err, io.EOF) {
-		return b, fmt.Errorf("read %s: %w", r.file.location, err)
+		return b, fmt.Errorf("read %s: %w", r.file.Location, err)
 	}
 	return b, err
 }
 
 // Info describes the column read; Checksums counts its pages read so far
-// with and without a CRC to verify (vectorcol.File.Checksums).
-func (r *vectorBlockReader) Info() vectorcol.FileInfo             { return r.col.Info() }
+// with and without a CRC to verify (File.Checksums).
+func (r *vectorBlockReader) Info() FileInfo                       { return r.col.Info() }
 func (r *vectorBlockReader) Checksums() (verified, without int64) { return r.col.Checksums() }
 
 // Search finds, for each query, the k best rows of the column (ids are
 // the file's row positions), as vector.SearchStream over the reader's
 // blocks finds them. Before any block is read, and with the default
-// workers, it runs the fused scan (vectorcol.File.Search), which scores
+// workers, it runs the fused scan (File.Search), which scores
 // every page on the goroutine that decodes it; after, it streams the rest
 // of the blocks.
 func (r *vectorBlockReader) Search(metric vector.Metric, queries vector.Matrix, k int) ([][]vector.Result, error) {
 	if r.closed {
-		return nil, fmt.Errorf("read %s: reader is closed", r.file.location)
+		return nil, fmt.Errorf("read %s: reader is closed", r.file.Location)
 	}
 	if !r.used && r.workers == 0 {
 		r.used = true
 		res, err := r.col.Search(0, metric, queries, k)
 		if err != nil {
-			return nil, fmt.Errorf("read %s: %w", r.file.location, err)
+			return nil, fmt.Errorf("read %s: %w", r.file.Location, err)
 		}
 		return res, nil
 	}
@@ -258,7 +252,7 @@ func (r *vectorBlockReader) Close() error {
 type VectorBlocks interface {
 	registry.Reader[vector.Block]
 	vector.Searcher
-	Info() vectorcol.FileInfo
+	Info() FileInfo
 	Checksums() (verified, without int64)
 }
 

@@ -9,157 +9,122 @@ import (
 	"maps"
 	"math"
 	"slices"
-	"strconv"
-	"strings"
 
-	"github.com/apache/iceberg-go"
-	"github.com/parquet-go/parquet-go/compress"
 	"github.com/parquet-go/parquet-go/encoding/thrift"
 	"github.com/parquet-go/parquet-go/format"
 
 	"github.com/coltype-lab/lab/formats/parquet/footer"
-	"github.com/coltype-lab/lab/formats/parquet/vectorcol"
 	"github.com/coltype-lab/lab/registry"
-	"github.com/coltype-lab/lab/types/vector"
 )
 
-// The record writer's VECTOR columns are written by the lab's page writer
-// (vectorcol.ChunkWriter, the one behind vectorcol.WriteFile's vector-repetition
-// files), not by parquet-go: parquet-go cannot express PR #592's VECTOR
-// repetition, and its value path (one parquet.Value per element, 24 bytes
-// each) writes list and vector-repetition columns at well under 0.1 GB/s.
-// parquet-go writes every other column; the two are spliced into one file:
+// The record writer's columns of a PageBinding (VECTOR's) are written by
+// the binding's page writer (vectorcol.ChunkWriter, the one behind
+// vectorcol.WriteFile's vector-repetition files), not by parquet-go:
+// parquet-go cannot express PR #592's VECTOR repetition, and its value path
+// (one parquet.Value per element, 24 bytes each) writes list and
+// vector-repetition columns at well under 0.1 GB/s. parquet-go writes every
+// other column; the two are spliced into one file, which is this file's
+// part, Parquet's and not the binding's:
 //
 //   - The file starts with the lab's "PAR1"; parquet-go writes through
 //     pqSink, which drops parquet-go's own magic, counts the bytes
 //     parquet-go believes it wrote, and buffers them (parquet-go's own
 //     write buffer is off: the lab must know when its bytes reach the
 //     file).
-//   - While a row group fills, the first VECTOR column's pages go straight
+//   - While a row group fills, the first paged column's pages go straight
 //     to the file as each page fills; the others' pages wait in memory
 //     (parquet-go buffers its own columns' pages the same way).
-//   - When the row group ends, the VECTOR chunks are finished (the waiting
+//   - When the row group ends, the paged chunks are finished (the waiting
 //     ones copied out), and then parquet-go flushes its chunks. A row
 //     group's bytes stay contiguous; parquet-go's offsets in it are short
-//     by the VECTOR bytes written before, its shift.
+//     by the paged bytes written before, its shift.
 //   - On Close parquet-go's page index and footer go to memory instead of
 //     the file. The lab then writes the page index itself (parquet-go's
 //     column indexes as they are, its offset indexes with their page
-//     offsets shifted, the VECTOR chunks' own) and one footer: parquet-go's
-//     schema with the VECTOR columns' elements in their places, each row
+//     offsets shifted, the paged chunks' own) and one footer: parquet-go's
+//     schema with the paged columns' elements in their places, each row
 //     group's chunks merged in leaf order with parquet-go's offsets
 //     shifted, and the annotations. Nothing is copied or rewritten after.
+//
+// The names say "vector" because VECTOR is the binding that needs this;
+// nothing below knows what a vector is.
 
-// vectorWriter writes the VECTOR columns of one record file.
+// vectorWriter writes the paged columns of one record file.
 type vectorWriter struct {
 	location string
 	file     *registry.PendingFile
 	// out is where the lab writes: the file, after parquet-go's buffered
 	// bytes.
 	out   labOut
-	cols  []*vectorColWriter // in schema order
-	byPos map[int]*vectorColWriter
+	cols  []*pagedColWriter // in schema order
+	byPos map[int]*pagedColWriter
 	sink  *pqSink // parquet-go's output; nil without other columns
 
 	groups     []vectorGroup // the finished row groups
 	groupRows  int64         // rows of the row group being filled
-	groupBytes int64         // their vector bytes, uncompressed
+	groupBytes int64         // their paged bytes, uncompressed
 }
 
 // vectorGroup is one finished row group's VECTOR chunks.
 type vectorGroup struct {
 	rows int64
-	// shift is how many bytes of VECTOR pages precede parquet-go's chunks
+	// shift is how many bytes of paged pages precede parquet-go's chunks
 	// of this row group beyond what parquet-go counts: what its offsets
 	// lack.
 	shift  int64
-	chunks []placedChunk // one per VECTOR column
+	chunks []placedChunk // one per paged column
 }
 
 type placedChunk struct {
-	info vectorcol.ChunkInfo
+	info PageChunk
 	at   int64
 }
 
-// vectorColWriter is one VECTOR column.
-type vectorColWriter struct {
-	vc      *vectorColumn
-	options vectorcol.ChunkOptions
-	cw      *vectorcol.ChunkWriter
-	stream  bool         // pages go straight to the file
-	buf     bytes.Buffer // the waiting pages otherwise
-	start   int64        // where the streamed chunk begins
-
-	// The record being added: its vector, nil for null, and its null
-	// elements, nil for none.
-	staged     []byte
-	stagedNull []bool
-	scratch    []byte
-	nulls      []bool
+// pagedColWriter is one paged column.
+type pagedColWriter struct {
+	name   string
+	pos    int // among the top-level fields
+	pw     PageWriter
+	stream bool         // pages go straight to the file
+	buf    bytes.Buffer // the waiting pages otherwise
+	start  int64        // where the streamed chunk begins
 }
 
-// vectorColumnNames are the declared VECTOR columns.
-func (p *annotationPlan) vectorColumnNames() map[string]bool {
-	if len(p.vectors) == 0 {
+// pagedColumnNames are the declared paged columns.
+func (p *annotationPlan) pagedColumnNames() map[string]bool {
+	if len(p.paged) == 0 {
 		return nil
 	}
-	out := make(map[string]bool, len(p.vectors))
-	for _, vc := range p.vectors {
-		out[vc.name] = true
+	out := make(map[string]bool, len(p.paged))
+	for _, pc := range p.paged {
+		out[pc.Name()] = true
 	}
 	return out
 }
 
-// vectorCodec is the codec of VECTOR columns: the file's, at
-// VectorZstdLevel for zstd without a level. Every codec is allowed: the
-// page stack reads them all (gzip and brotli stream into the declared size).
-func vectorCodec(props map[string]string) (compress.Codec, error) {
-	name := strings.ToLower(strings.TrimSpace(registry.Property(props, PropCompressionCodec, defaultCompression)))
-	level := -1
-	if v, ok := props[PropCompressionLevel]; ok && strings.TrimSpace(v) != "" {
-		n, err := strconv.Atoi(strings.TrimSpace(v))
-		if err != nil {
-			return nil, fmt.Errorf("%s: %q is not an integer", PropCompressionLevel, v)
-		}
-		level = n
-	}
-	if name == "zstd" && level < 0 {
-		level = VectorZstdLevel
-	}
-	return sharedCodec(name, level)
-}
-
-// newVectorWriter prepares the declared VECTOR columns of plan.
-func newVectorWriter(location string, out *registry.PendingFile, annot *annotationPlan, codec compress.Codec, pageBytes int) (*vectorWriter, error) {
-	vw := &vectorWriter{location: location, file: out, byPos: map[int]*vectorColWriter{}}
+// newVectorWriter prepares the declared paged columns of plan.
+func newVectorWriter(location string, out *registry.PendingFile, annot *annotationPlan, props map[string]string, pageBytes int) (*vectorWriter, error) {
+	vw := &vectorWriter{location: location, file: out, byPos: map[int]*pagedColWriter{}}
 	vw.out = labOut{vw}
-	for i := range annot.vectors {
-		vc := &annot.vectors[i]
-		if vc.field.ID <= 0 {
-			return nil, fmt.Errorf("column %q: field id %d cannot be written as a Parquet field_id (ids must be positive)", vc.name, vc.field.ID)
-		}
-		o := vectorcol.ChunkOptions{
-			Layout: vc.settings.layout, Element: vc.decl.Element, Dim: vc.decl.Dim, Encoding: vc.settings.encoding,
-			Codec: codec, PageBytes: pageBytes, Nullable: !vc.field.Required, Statistics: vc.settings.stats,
-		}
-		if lt, ok := vc.field.Type.(*iceberg.ListType); ok {
-			if lt.ElementID <= 0 {
-				return nil, fmt.Errorf("column %q: element id %d cannot be written as a Parquet field_id", vc.name, lt.ElementID)
-			}
-			o.NullableElements = !lt.ElementRequired
-		}
-		c := &vectorColWriter{vc: vc, options: o, stream: len(vw.cols) == 0}
+	// In schema order: finish merges each row group's chunks in the order
+	// of the merged schema's leaves, and takes them from vw.cols in turn.
+	// (In declaration order, "b:...,a:..." for columns a, b put a's chunk
+	// metadata on b's leaf: an unreadable file.)
+	paged := slices.Clone(annot.paged)
+	slices.SortStableFunc(paged, func(x, y pagedColumn) int { return x.pos - y.pos })
+	for _, pc := range paged {
+		c := &pagedColWriter{name: pc.Name(), pos: pc.pos, stream: len(vw.cols) == 0}
 		var sink io.Writer = &c.buf
 		if c.stream {
 			sink = vw.out
 		}
-		cw, err := vectorcol.NewChunkWriter(sink, o)
+		pw, err := pc.NewWriter(sink, props, pageBytes)
 		if err != nil {
-			return nil, fmt.Errorf("column %q: %w", vc.name, err)
+			return nil, err
 		}
-		c.cw = cw
+		c.pw = pw
 		vw.cols = append(vw.cols, c)
-		vw.byPos[vc.pos] = c
+		vw.byPos[pc.pos] = c
 	}
 	return vw, nil
 }
@@ -210,110 +175,39 @@ func (vw *vectorWriter) beginGroup() {
 	vw.groupRows, vw.groupBytes = 0, 0
 }
 
-// stage converts the value of the VECTOR field at pos for commit, or says
+// stage converts the value of the paged field at pos for commit, or says
 // why the record is refused.
 func (vw *vectorWriter) stage(pos int, v any) error {
 	c := vw.byPos[pos]
 	if c == nil {
-		return fmt.Errorf("no VECTOR column at position %d", pos)
+		return fmt.Errorf("no paged column at position %d", pos)
 	}
-	return c.stage(v)
+	return c.pw.Stage(v)
 }
 
-func (c *vectorColWriter) stage(v any) error {
-	vc := c.vc
-	c.staged, c.stagedNull = nil, nil
-	if v == nil {
-		if vc.field.Required {
-			return fmt.Errorf("column %q: null value in required field", vc.name)
-		}
-		return nil
-	}
-	want := c.cw.VectorBytes()
-	if !vc.listTyped {
-		b, ok := v.([]byte)
-		if !ok {
-			return fmt.Errorf("column %q: %w", vc.name, wrongType(fmt.Sprintf("[]byte of length %d", want), v))
-		}
-		if len(b) != want {
-			return fmt.Errorf("column %q: expected %d bytes for fixed[%d] (VECTOR of %d %s), got %d", vc.name, want, want, vc.decl.Dim, vc.decl.Element, len(b))
-		}
-		c.staged = b
-		return nil
-	}
-	items, ok := v.([]any)
-	if !ok {
-		return fmt.Errorf("column %q: expected []any, got %T", vc.name, v)
-	}
-	dim := vc.decl.Dim
-	if len(items) != dim {
-		return fmt.Errorf("column %q: a VECTOR of dimension %d needs %d elements, got %d", vc.name, dim, dim, len(items))
-	}
-	c.scratch = slices.Grow(c.scratch[:0], want)[:want]
-	anyNull := false
-	for j, x := range items {
-		switch vc.decl.Element {
-		case vector.Float32:
-			f, ok := x.(float32)
-			if ok {
-				binary.LittleEndian.PutUint32(c.scratch[4*j:], math.Float32bits(f))
-				continue
-			}
-		case vector.Float64:
-			f, ok := x.(float64)
-			if ok {
-				binary.LittleEndian.PutUint64(c.scratch[8*j:], math.Float64bits(f))
-				continue
-			}
-		}
-		if x != nil {
-			want := "float32"
-			if vc.decl.Element == vector.Float64 {
-				want = "float64"
-			}
-			return fmt.Errorf("column %q: element %d: %w", vc.name, j, wrongType(want, x))
-		}
-		if !c.options.NullableElements {
-			return fmt.Errorf("column %q: element %d is null in a list of required elements", vc.name, j)
-		}
-		if !anyNull {
-			c.nulls = slices.Grow(c.nulls[:0], dim)[:dim]
-			clear(c.nulls)
-			anyNull = true
-		}
-		c.nulls[j] = true
-		clear(c.scratch[j*vc.decl.Element.Width() : (j+1)*vc.decl.Element.Width()])
-	}
-	c.staged = c.scratch
-	if anyNull {
-		c.stagedNull = c.nulls
-	}
-	return nil
-}
-
-// validate stages every VECTOR field of rec, for its error only.
+// validate stages every paged field of rec, for its error only.
 func (vw *vectorWriter) validate(get func(int) any) error {
 	for _, c := range vw.cols {
-		if err := c.stage(get(c.vc.pos)); err != nil {
+		if err := c.pw.Stage(get(c.pos)); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// commit appends the staged row of every VECTOR column.
+// commit appends the staged row of every paged column.
 func (vw *vectorWriter) commit() error {
 	for _, c := range vw.cols {
-		if err := c.cw.Append(c.staged, c.stagedNull); err != nil {
-			return fmt.Errorf("column %q: %w", c.vc.name, err)
+		if err := c.pw.Commit(); err != nil {
+			return err
 		}
-		vw.groupBytes += int64(c.cw.VectorBytes())
+		vw.groupBytes += int64(c.pw.RowBytes())
 	}
 	vw.groupRows++
 	return nil
 }
 
-// endGroup finishes the row group's VECTOR chunks; parquet-go flushes its
+// endGroup finishes the row group's paged chunks; parquet-go flushes its
 // own next, then beginGroup starts the next row group.
 func (vw *vectorWriter) endGroup() error {
 	if vw.groupRows == 0 {
@@ -321,9 +215,9 @@ func (vw *vectorWriter) endGroup() error {
 	}
 	g := vectorGroup{rows: vw.groupRows}
 	for _, c := range vw.cols {
-		info, err := c.cw.Finish(nil)
+		info, err := c.pw.Finish()
 		if err != nil {
-			return fmt.Errorf("column %q: %w", c.vc.name, err)
+			return err
 		}
 		at := c.start
 		if !c.stream {
@@ -333,8 +227,8 @@ func (vw *vectorWriter) endGroup() error {
 			}
 			c.buf.Reset()
 		}
-		if info.Rows != vw.groupRows {
-			return fmt.Errorf("column %q: %d vectors in a row group of %d rows", c.vc.name, info.Rows, vw.groupRows)
+		if info.Rows() != vw.groupRows {
+			return fmt.Errorf("column %q: %d vectors in a row group of %d rows", c.name, info.Rows(), vw.groupRows)
 		}
 		g.chunks = append(g.chunks, placedChunk{info: info, at: at})
 	}
@@ -459,8 +353,8 @@ func (s *pqSink) capturedFooter() (*footer.FileMetaData, error) {
 
 // topEntry is one top-level field of the merged schema.
 type topEntry struct {
-	vec    *vectorColWriter // a VECTOR column
-	lo, hi int              // else: its elements in parquet-go's schema
+	vec    *pagedColWriter // a paged column
+	lo, hi int             // else: its elements in parquet-go's schema
 	leaves int
 }
 
@@ -543,11 +437,12 @@ func (vw *vectorWriter) finish(plan *writePlan, annot *annotationPlan, kv map[st
 			if e.vec != nil {
 				pc := &g.chunks[vi]
 				vi++
-				cc := footer.ColumnChunk{FileOffset: pc.at, MetaData: pc.info.ColumnMetaData(e.vec.vc.name, pc.at)}
+				cc := footer.ColumnChunk{FileOffset: pc.at, MetaData: pc.info.MetaData(pc.at)}
 				rg.Columns = append(rg.Columns, cc)
 				sources[k] = append(sources[k], source{vec: pc})
-				byteSize += pc.info.Uncompressed
-				compressed += pc.info.Compressed
+				u, z := pc.info.Size()
+				byteSize += u
+				compressed += z
 				first = min(first, pc.at)
 				continue
 			}
@@ -596,11 +491,14 @@ func (vw *vectorWriter) finish(plan *writePlan, annot *annotationPlan, kv map[st
 			cc := &meta.RowGroups[k].Columns[c]
 			var b []byte
 			switch src := sources[k][c]; {
-			case src.vec != nil && src.vec.info.ColumnIndex != nil:
-				if b, err = vectorcol.EncodeIndex(src.vec.info.ColumnIndex); err != nil {
+			case src.vec != nil:
+				if b, err = src.vec.info.ColumnIndex(); err != nil {
 					return nil, nil, err
 				}
-			case src.vec == nil && cc.ColumnIndexOffset.Valid:
+				if b == nil {
+					continue
+				}
+			case cc.ColumnIndexOffset.Valid:
 				if b, err = vw.sink.captured(cc.ColumnIndexOffset.V, cc.ColumnIndexLength.V); err != nil {
 					return nil, nil, err
 				}
@@ -620,8 +518,7 @@ func (vw *vectorWriter) finish(plan *writePlan, annot *annotationPlan, kv map[st
 			var b []byte
 			switch src := sources[k][c]; {
 			case src.vec != nil:
-				oi := src.vec.info.OffsetIndex(src.vec.at)
-				if b, err = vectorcol.EncodeIndex(&oi); err != nil {
+				if b, err = src.vec.info.OffsetIndex(src.vec.at); err != nil {
 					return nil, nil, err
 				}
 			case cc.OffsetIndexOffset.Valid:
@@ -693,13 +590,9 @@ func (vw *vectorWriter) mergedSchema(plan *writePlan, pqMeta *footer.FileMetaDat
 		case n.kind == wVector:
 			c := vw.byPos[pos]
 			if c == nil {
-				return nil, nil, fmt.Errorf("column %q has no VECTOR writer", n.path)
+				return nil, nil, fmt.Errorf("column %q has no page writer", n.path)
 			}
-			var elemID thrift.Null[int32]
-			if lt, ok := c.vc.field.Type.(*iceberg.ListType); ok {
-				elemID = thrift.New(int32(lt.ElementID))
-			}
-			schema = append(schema, vectorcol.SchemaElements(c.vc.name, c.options, thrift.New(int32(c.vc.field.ID)), elemID)...)
+			schema = append(schema, c.pw.SchemaElements()...)
 			entries = append(entries, topEntry{vec: c, leaves: 1})
 		case n.kind == wUnknown:
 			// No column, as parquet-go's schema has none.
@@ -755,7 +648,7 @@ func shiftOffsetIndex(b []byte, shift int64) ([]byte, error) {
 	for i := range oi.PageLocations {
 		oi.PageLocations[i].Offset += shift
 	}
-	return vectorcol.EncodeIndex(&oi)
+	return thrift.Marshal(new(thrift.CompactProtocol), &oi)
 }
 
 // parquetGoFooter decodes footer bytes into parquet-go's model, which the
@@ -769,14 +662,21 @@ func parquetGoFooter(fb []byte) (*format.FileMetaData, error) {
 }
 
 // metricsFooter is the footer as the metrics collector should see it: a
-// fixed[L] VECTOR column stored as list or vector-repetition becomes the
-// one leaf its Iceberg type is, carrying the field id, with a value per
-// row and a null per null vector, as a flba column's chunk counts them.
+// paged column whose leaf is not the one its Iceberg type maps to (a
+// fixed[L] VECTOR column stored as list or vector-repetition) becomes that
+// one leaf (PageWriter.MetricsLeaf), carrying the field id, with a value
+// per row and a null per null row, as parquet-go's chunk of it would count
+// them.
 func (vw *vectorWriter) metricsFooter(meta *footer.FileMetaData) (*format.FileMetaData, error) {
-	var grouped []*vectorColWriter
-	for _, c := range vw.cols {
-		if !c.vc.listTyped && !c.options.Layout.Flat() {
-			grouped = append(grouped, c)
+	type regrouped struct {
+		ci     int // in vw.cols
+		leaf   []footer.SchemaElement
+		schema []footer.SchemaElement
+	}
+	var grouped []regrouped
+	for ci, c := range vw.cols {
+		if leaf := c.pw.MetricsLeaf(); leaf != nil {
+			grouped = append(grouped, regrouped{ci: ci, leaf: leaf, schema: c.pw.SchemaElements()})
 		}
 	}
 	if len(grouped) > 0 {
@@ -788,28 +688,30 @@ func (vw *vectorWriter) metricsFooter(meta *footer.FileMetaData) (*format.FileMe
 		if err != nil {
 			return nil, err
 		}
-		for _, c := range grouped {
-			name := c.vc.name
+		for _, g := range grouped {
+			name := vw.cols[g.ci].name
 			i := topLevelElement(m.Schema, name)
-			if i < 0 || i+3 > len(m.Schema) || !m.Schema[i].IsGroup() {
+			n := len(g.schema)
+			if i < 0 || i+n > len(m.Schema) || !m.Schema[i].IsGroup() {
 				return nil, fmt.Errorf("column %q not found in the footer", name)
 			}
-			leaf := vectorcol.SchemaElements(name, vectorcol.ChunkOptions{Layout: vectorcol.LayoutFLBA, Element: c.options.Element, Dim: c.options.Dim, Nullable: c.options.Nullable},
-				thrift.New(int32(c.vc.field.ID)), thrift.Null[int32]{})
-			m.Schema = slices.Replace(m.Schema, i, i+3, leaf...)
-			path := []string{name, "list", "element"}
+			m.Schema = slices.Replace(m.Schema, i, i+n, g.leaf...)
+			// The written leaf's path: the chain of elements' names.
+			path := make([]string, n)
+			for k, el := range g.schema {
+				path[k] = el.Name
+			}
 			for k := range m.RowGroups {
 				for j := range m.RowGroups[k].Columns {
 					md := m.RowGroups[k].Columns[j].MetaData
 					if md == nil || !slices.Equal(md.PathInSchema, path) {
 						continue
 					}
-					g := vw.groups[k]
-					ci := slices.Index(vw.cols, c)
+					rg := vw.groups[k]
 					md.PathInSchema = []string{name}
-					md.Type = format.FixedLenByteArray
-					md.NumValues = g.rows
-					md.Statistics = &footer.Statistics{NullCount: thrift.New(g.chunks[ci].info.NullVectors)}
+					md.Type = g.leaf[len(g.leaf)-1].Type.V
+					md.NumValues = rg.rows
+					md.Statistics = &footer.Statistics{NullCount: thrift.New(rg.chunks[g.ci].info.NullRows())}
 				}
 			}
 		}
