@@ -11,6 +11,7 @@ import (
 
 	"github.com/apache/iceberg-go"
 	"github.com/parquet-go/parquet-go/encoding/thrift"
+	"github.com/parquet-go/parquet-go/format"
 
 	"github.com/coltype-lab/lab/formats/parquet"
 	"github.com/coltype-lab/lab/formats/parquet/footer"
@@ -181,6 +182,11 @@ func (vc *vectorColumn) NewWriter(w io.Writer, props map[string]string, pageByte
 	codec, err := parquet.PageCodec(props, ZstdLevel)
 	if err != nil {
 		return nil, err
+	}
+	if codec.CompressionCodec() == format.Zstd && strings.TrimSpace(props[parquet.PropCompressionLevel]) == "" {
+		// No level asked for: split pages get literal-only frames (Zstd),
+		// the others ZstdLevel.
+		codec = Zstd{Other: codec}
 	}
 	if vc.field.ID <= 0 {
 		return nil, fmt.Errorf("column %q: field id %d cannot be written as a Parquet field_id (ids must be positive)", vc.name, vc.field.ID)

@@ -506,7 +506,12 @@ func (c *ChunkWriter) flushPage() error {
 	if c.codec.CompressionCodec() != format.Uncompressed {
 		body := append(c.body, values...)
 		c.body = body
-		if c.packed, err = c.codec.Encode(c.packed[:0], body); err != nil {
+		if z, ok := c.codec.(pageEncoder); ok && c.o.Encoding == EncodingByteStreamSplit {
+			c.packed, err = z.encodeSplit(c.packed[:0], body, len(levels), c.stored)
+		} else {
+			c.packed, err = c.codec.Encode(c.packed[:0], body)
+		}
+		if err != nil {
 			return fmt.Errorf("%s: %w", c.codec.CompressionCodec(), err)
 		}
 		pieces, packedSize = [][]byte{c.packed}, len(c.packed)

@@ -176,7 +176,7 @@ func (c Codec) codec() (compress.Codec, error) {
 	case CodecSnappy:
 		return parquetCodecs[format.Snappy], nil
 	case CodecZstd:
-		return parquetCodecs[format.Zstd], nil
+		return Zstd{Other: parquetCodecs[format.Zstd]}, nil
 	case CodecLZ4:
 		return parquetCodecs[format.Lz4Raw], nil
 	}
