@@ -139,15 +139,24 @@ func (f *File) searchFused(metric vector.Metric, queries vector.Matrix, k int) (
 		refs = append(refs, r...)
 	}
 	states := make([]scanPage, len(refs))
+	// A file of fewer pages than cores (DuckDB writes a row group's column
+	// as one page) leaves scorer slots without a decoder: those go to the
+	// decoders, to score a large page's rows on several cores
+	// (scanDecoder.split).
+	decoders := min(sc.Workers(), len(refs))
+	spare := make(chan int, sc.Workers())
+	for w := decoders; w < sc.Workers(); w++ {
+		spare <- w
+	}
 	var next atomic.Int64
 	var stop atomic.Int64 // pages after the first that failed are not decoded
 	stop.Store(math.MaxInt64)
 	var wg sync.WaitGroup
-	for w := range min(sc.Workers(), len(refs)) {
+	for w := range decoders {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			d := scanDecoder{f: f, sc: sc, worker: w, bufs: newPageBuffers(2)}
+			d := scanDecoder{f: f, sc: sc, worker: w, bufs: newPageBuffers(2), spare: spare}
 			d.bufs.deferBSS = true
 			defer d.close()
 			for {
@@ -258,7 +267,17 @@ type scanDecoder struct {
 	// asked yet, or the search cannot: see vector.ScanScorer.Stripes).
 	stripes      *vector.StripeScorer
 	stripesAsked bool
+	// spare holds the scorer slots no decoder uses, for split.
+	spare chan int
 }
+
+// splitRows is the fewest rows each part of a page split scores: below it
+// a goroutine costs more than it saves. Tests lower it.
+var splitRows = 4096
+
+// splitSeen, when set (by tests), is told how many parts each split page
+// was scored in.
+var splitSeen func(parts int)
 
 // scanStripesOn lets a fused scan score BYTE_STREAM_SPLIT FIXED_LEN_BYTE_ARRAY
 // pages stripe by stripe; tests turn it off to cover the row tiles.
@@ -363,7 +382,13 @@ func (d *scanDecoder) page(ref pageRef, st *scanPage) error {
 		if len(vectors) == 0 {
 			return nil
 		}
-		return d.sc.Score(d.worker, vector.Block{FirstRow: first, IDs: ids, Vectors: vectors, Dim: dim})
+		return d.split(len(vectors)/dim, 1, func(worker int, _ *[]float32, from, to int) error {
+			blk := vector.Block{FirstRow: first + int64(from), Vectors: vectors[from*dim : to*dim], Dim: dim}
+			if ids != nil {
+				blk.IDs = ids[from:to]
+			}
+			return d.sc.Score(worker, blk)
+		})
 	}
 	return d.scoreTiles(p.bss, first, ids, ref.offset)
 }
@@ -394,24 +419,83 @@ func (d *scanDecoder) scoreTiles(b *bssRows, first int64, ids []int64, offset in
 		minRows = 32
 	}
 	tileRows := min(max(tileBytes/rowBytes, minRows), rows)
-	tile := d.tileOf((tileRows + minRows - 1) * dim)
-	tb := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(tile))), 4*len(tile))
-	for r0 := 0; r0 < rows; {
-		nr := tileRows
-		if rows-(r0+nr) < minRows {
-			nr = rows - r0
+	return d.split(rows, minRows, func(worker int, tile *[]float32, from, to int) error {
+		if cap(*tile) < (tileRows+minRows-1)*dim {
+			*tile = make([]float32, (tileRows+minRows-1)*dim)
 		}
-		if err := pages.DecodeBSSRows(tb[:nr*rowBytes], b.src, b.width, r0*b.perRow, nr*b.perRow); err != nil {
-			return fmt.Errorf("%s: page at byte %d: %w", d.f.info.Path, offset, err)
+		tb := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(*tile))), 4*cap(*tile))
+		for r0 := from; r0 < to; {
+			nr := min(tileRows, to-r0)
+			if to-(r0+nr) < minRows {
+				nr = to - r0
+			}
+			if err := pages.DecodeBSSRows(tb[:nr*rowBytes], b.src, b.width, r0*b.perRow, nr*b.perRow); err != nil {
+				return fmt.Errorf("%s: page at byte %d: %w", d.f.info.Path, offset, err)
+			}
+			blk := vector.Block{FirstRow: first + int64(r0), Vectors: (*tile)[:nr*dim], Dim: dim}
+			if ids != nil {
+				blk.IDs = ids[r0 : r0+nr]
+			}
+			if err := d.sc.Score(worker, blk); err != nil {
+				return err
+			}
+			r0 += nr
 		}
-		blk := vector.Block{FirstRow: first + int64(r0), Vectors: tile[:nr*dim], Dim: dim}
-		if ids != nil {
-			blk.IDs = ids[r0 : r0+nr]
+		return nil
+	})
+}
+
+// split scores rows [0, rows) of a page with score, on this decoder's slot
+// and on as many spare slots as it can take (each with a tile of its own),
+// in parts of at least splitRows rows and minRows at the end. Without a
+// spare slot it is one call on the decoder's own.
+func (d *scanDecoder) split(rows, minRows int, score func(worker int, tile *[]float32, from, to int) error) error {
+	d.tileOf(0) // the decoder's own tile, for its part
+	var slots []int
+	for len(slots)+1 < rows/splitRows {
+		select {
+		case w := <-d.spare:
+			slots = append(slots, w)
+			continue
+		default:
 		}
-		if err := d.sc.Score(d.worker, blk); err != nil {
+		break
+	}
+	if len(slots) == 0 {
+		return score(d.worker, d.tile, 0, rows)
+	}
+	parts := len(slots) + 1
+	if splitSeen != nil {
+		splitSeen(parts)
+	}
+	bound := func(i int) int { return rows * i / parts }
+	errs := make([]error, len(slots))
+	var wg sync.WaitGroup
+	for i, w := range slots {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			tile, _ := scanTiles.Get().(*[]float32)
+			if tile == nil {
+				tile = new([]float32)
+			}
+			errs[i] = score(w, tile, bound(i+1), bound(i+2))
+			scanTiles.Put(tile)
+		}()
+	}
+	err := score(d.worker, d.tile, 0, bound(1))
+	wg.Wait()
+	for _, w := range slots {
+		d.spare <- w
+	}
+	// The first error in row order, as the block stream meets it.
+	if err != nil {
+		return err
+	}
+	for _, err := range errs {
+		if err != nil {
 			return err
 		}
-		r0 += nr
 	}
 	return nil
 }

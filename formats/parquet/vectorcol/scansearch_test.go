@@ -6,7 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/coltype-lab/lab/formats/parquet/internal/pages"
@@ -299,4 +301,53 @@ func FuzzFusedSearch(f *testing.F) {
 			t.Fatalf("fused %v, stream %v", res[1][0], res[0][0])
 		}
 	})
+}
+
+// A file of one large page (as DuckDB writes a row group's column) is
+// scored on the scorer slots no decoder uses, in parts: the results are the
+// block stream's and brute force's, with and without nulls.
+func TestFusedSearchSplitsLargePages(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	oldRows, oldSeen := splitRows, splitSeen
+	defer func() { splitRows, splitSeen = oldRows, oldSeen }()
+	var mu sync.Mutex
+	seen := map[int]int{}
+	splitRows = 50
+	splitSeen = func(parts int) { mu.Lock(); seen[parts]++; mu.Unlock() }
+	dir := t.TempDir()
+	const n, dim = 1003, 16
+	for _, layout := range []Layout{LayoutList, LayoutVectorRepetition} {
+		for _, codec := range []Codec{CodecNone, CodecZstd} {
+			for _, nulls := range []bool{false, true} {
+				name := fmt.Sprintf("%v/%v/nulls=%v", layout, codec, nulls)
+				t.Run(name, func(t *testing.T) {
+					clear(seen)
+					col := testColumn(n, dim, nulls, false, 11)
+					path := filepath.Join(dir, strings.ReplaceAll(name, "/", "_")+".parquet")
+					if err := WriteFile(path, col, WriteOptions{Layout: layout, Encoding: EncodingByteStreamSplit, Codec: codec, PageBytes: 1 << 20}); err != nil {
+						t.Fatal(err)
+					}
+					q := vector.Matrix{Dim: dim, Data: testColumn(1, dim, false, false, 5).Data}
+					for _, m := range metrics {
+						var stream, fused [][]vector.Result
+						var err error
+						withFusedScan(false, func() { stream, err = searchWith(path, true, m, q, 9) })
+						if err != nil {
+							t.Fatal(err)
+						}
+						if fused, err = searchWith(path, true, m, q, 9); err != nil {
+							t.Fatal(err)
+						}
+						if !sameResults(fused[0], stream[0]) || !sameResults(fused[0], bruteForce(col, m, q.Data, 9)) {
+							t.Fatalf("%v: fused %v, stream %v", m, fused[0], stream[0])
+						}
+					}
+					// One page and four slots: three spare, so four parts.
+					if seen[4] == 0 {
+						t.Fatalf("the page was not split: %v", seen)
+					}
+				})
+			}
+		}
+	}
 }
