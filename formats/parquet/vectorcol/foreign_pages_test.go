@@ -1,11 +1,14 @@
 package vectorcol
 
 import (
+	"bytes"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -185,5 +188,86 @@ func TestFlippedVectorByteIsRefused(t *testing.T) {
 				t.Fatalf("SkipChecksums: %d pages verified", v)
 			}
 		})
+	}
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.ReaderAt
+	n atomic.Int64
+}
+
+func (c *countingReader) ReadAt(p []byte, off int64) (int, error) {
+	n, err := c.r.ReadAt(p, off)
+	c.n.Add(int64(n))
+	return n, err
+}
+
+// Take on an open File verifies an uncompressed PLAIN page's CRC the first
+// time it takes rows from it, reading the page whole, and afterwards reads
+// only the rows' bytes; a page that failed stays refused.
+func TestTakeVerifiesAPageOnce(t *testing.T) {
+	const rows, dim, pageRows = 300, 8, 50
+	col := testColumn(rows, dim, false, false, 3)
+	path := filepath.Join(t.TempDir(), "v.parquet")
+	if err := WriteFile(path, col, WriteOptions{Layout: LayoutFLBA, PageBytes: pageRows * dim * 4}); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	open := func(b []byte) (*File, *countingReader) {
+		cr := &countingReader{r: bytes.NewReader(b)}
+		f, err := OpenReader(cr, int64(len(b)), path, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f, cr
+	}
+	f, cr := open(raw)
+	defer f.Close()
+	take := func(f *File, rows ...int64) ([][]float32, int64, error) {
+		before := cr.n.Load()
+		got, err := f.Take(rows)
+		return got, cr.n.Load() - before, err
+	}
+	first, read1, err := take(f, 3, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, read2, err := take(f, 3, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range []int{3, 7} {
+		if !slices.Equal(first[i], expected(col, r)) || !slices.Equal(second[i], expected(col, r)) {
+			t.Fatalf("row %d: %v then %v, want %v", r, first[i], second[i], expected(col, r))
+		}
+	}
+	if page := int64(pageRows * dim * 4); read1 < page || read2 >= page {
+		t.Fatalf("read %d bytes, then %d: want the %d-byte page whole, then less", read1, read2, page)
+	}
+	if v, without := f.Checksums(); v != 2 || without != 0 {
+		t.Fatalf("Checksums = %d verified, %d without; want 2, 0", v, without)
+	}
+	// A flipped byte in the second page: its rows are refused on every
+	// take, the first page's still given.
+	refs, err := f.pageRefs(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	broken := slices.Clone(raw)
+	broken[refs[1].offset+40] ^= 0x10 // past its header, in its values
+	g, cr2 := open(broken)
+	defer g.Close()
+	cr = cr2
+	for range 2 {
+		if _, _, err := take(g, 60); err == nil || !strings.Contains(err.Error(), "checksum") {
+			t.Fatalf("take from the flipped page: err = %v, want a checksum error", err)
+		}
+		if got, _, err := take(g, 4); err != nil || !slices.Equal(got[0], expected(col, 4)) {
+			t.Fatalf("take from the first page: %v, %v", got, err)
+		}
 	}
 }

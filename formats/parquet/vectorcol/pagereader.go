@@ -64,6 +64,11 @@ type File struct {
 	checked, unchecked atomic.Int64
 	// skipCRC turns verification off (SkipChecksums).
 	skipCRC bool
+	// takeVerified holds the offsets of the uncompressed PLAIN pages whose
+	// CRC a Take has verified: later takes read only their rows' bytes.
+	// Parquet data files are immutable once written (Iceberg's contract),
+	// so a page verified stays verified while the File is open.
+	takeVerified sync.Map
 	// noMap makes scans read pages into recycled buffers (ReadPages).
 	noMap bool
 	// skipGroup marks the row groups scans leave out (KeepRowGroups); nil

@@ -105,7 +105,7 @@ func (f *File) takeFromPage(refs []pageRef, ref pageRef, local []int) ([][]float
 	fixed := info.Layout != LayoutList && !info.NullableElements
 	c := &f.chunks[ref.chunk]
 	if fixed && c.meta.Codec == format.Uncompressed {
-		h, hlen, _, err := f.readHeader(ref.offset, c.end)
+		h, hlen, probe, err := f.readHeader(ref.offset, c.end)
 		if err != nil {
 			return nil, err
 		}
@@ -113,10 +113,25 @@ func (f *File) takeFromPage(refs []pageRef, ref pageRef, local []int) ([][]float
 		if err != nil {
 			return nil, fmt.Errorf("%s: page at byte %d: %w", info.Path, ref.offset, err)
 		}
-		// Only the row's bytes are read, so a page CRC cannot be checked:
-		// a page that has one is decoded whole and verified instead.
-		if pl.encoding == format.Plain && (h.CRC == 0 || f.skipCRC) {
-			f.unchecked.Add(1)
+		// Only the rows' bytes are read, so a page CRC cannot be checked
+		// on them: a page that has one is read whole and verified once,
+		// and later takes on this File read its rows alone.
+		if pl.encoding == format.Plain {
+			switch _, seen := f.takeVerified.Load(ref.offset); {
+			case h.CRC == 0 || f.skipCRC:
+				f.unchecked.Add(1)
+			case seen:
+				f.checked.Add(1)
+			default:
+				body, err := f.pageBody(ref, h, hlen, probe, -1)
+				if err != nil {
+					return nil, fmt.Errorf("%s: page at byte %d: %w", info.Path, ref.offset, err)
+				}
+				if err := f.checkCRC(h, body); err != nil {
+					return nil, fmt.Errorf("%s: page at byte %d: %w", info.Path, ref.offset, err)
+				}
+				f.takeVerified.Store(ref.offset, struct{}{})
+			}
 			return f.takeFixed(ref, pl, local)
 		}
 	}
