@@ -55,8 +55,10 @@ import (
 // Codec: write.parquet.compression-codec and -level apply to VECTOR
 // columns too, with none (uncompressed), snappy, zstd or lz4 (the codecs
 // the vector page reader reads; gzip and brotli are refused). Without a
-// level, zstd compresses VECTOR columns at ZstdLevel, chosen by
-// measurement (spec/VECTOR.md, "Writing from the registry").
+// level, zstd writes the pages of BYTE_STREAM_SPLIT elements as
+// literal-only frames (Zstd) and every other VECTOR page at ZstdLevel,
+// both chosen by measurement (spec/VECTOR.md, "Writing from the
+// registry").
 const (
 	PropLayoutDefault   = "write.parquet.vector-layout.default"
 	PropLayoutColumn    = "write.parquet.vector-layout.column."
@@ -67,8 +69,8 @@ const (
 	PropStatsEnabledColumn = "write.parquet.stats-enabled.column."
 )
 
-// ZstdLevel is the zstd level of VECTOR columns when
-// write.parquet.compression-level is not set. Measured on clustered
+// ZstdLevel is the zstd level of VECTOR pages other than split elements'
+// (see Zstd) when write.parquet.compression-level is not set. Measured on clustered
 // 768-dimension float32 embeddings, vector-repetition with
 // byte-stream-split (BenchmarkVectorWriteCodecs; spec/VECTOR.md, "Writing
 // from the registry"): level 1 gives 0.857 of the raw size at 193 MB/s,
