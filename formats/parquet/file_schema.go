@@ -6,6 +6,8 @@ import (
 	"github.com/apache/iceberg-go"
 	"github.com/parquet-go/parquet-go/deprecated"
 	"github.com/parquet-go/parquet-go/format"
+
+	"github.com/coltype-lab/lab/formats/parquet/footer"
 )
 
 // fnode is one element of a file's Parquet schema, with the levels a
@@ -34,48 +36,53 @@ const noID = -1
 
 func (n *fnode) leaf() bool { return n.col >= 0 }
 
-// parseFileSchema rebuilds the tree of a footer's flattened schema, which
-// openParquet has already checked for consistent child counts. ids holds
-// each element's field id or noID (openedFile.fieldIDs).
-func parseFileSchema(elems []format.SchemaElement, ids []int) *fnode {
+// parseFileSchema rebuilds the tree of a footer's flattened schema, walked
+// by footer.SchemaTree. openParquet has refused any schema that is not one
+// well-formed tree (checkFooter builds the same tree over the same list), so
+// an error here is a caller that skipped it; it is returned all the same.
+// ids holds each element's field id or noID (openedFile.fieldIDs).
+func parseFileSchema(elems []format.SchemaElement, ids []int) (*fnode, error) {
+	tree, err := footer.NewFormatSchemaTree(elems)
+	if err != nil {
+		return nil, fmt.Errorf("schema: %w", err)
+	}
+	// Depth-first order puts every parent before its children, and a
+	// column's index is its rank among the columns (tree.Leaf) in that
+	// order, the index of its chunk in every row group.
+	nodes := make([]*fnode, len(elems))
 	col := 0
-	var build func(i int, parent *fnode) (*fnode, int)
-	build = func(i int, parent *fnode) (*fnode, int) {
+	for i := range elems {
 		e := &elems[i]
 		n := &fnode{elem: e, name: e.Name, col: -1, id: noID, index: i}
+		nodes[i] = n
 		if i < len(ids) {
 			n.id = ids[i]
 		}
-		if parent != nil {
-			n.repType = e.RepetitionType.V
-			if !e.RepetitionType.Valid {
-				n.repType = format.Required
-			}
-			n.def, n.rep = parent.def, parent.rep
-			switch n.repType {
-			case format.Optional:
-				n.def++
-			case format.Repeated:
-				n.def++
-				n.rep++
-			}
-			n.path = joinPath(parent.path, e.Name)
-		}
-		next := i + 1
-		if e.NumChildren.Valid && e.NumChildren.V > 0 {
-			for range int(e.NumChildren.V) {
-				var c *fnode
-				c, next = build(next, n)
-				n.children = append(n.children, c)
-			}
-		} else {
+		if tree.Leaf(i) {
 			n.col = col
 			col++
 		}
-		return n, next
+		p := tree.Parent(i)
+		if p < 0 {
+			continue
+		}
+		parent := nodes[p]
+		parent.children = append(parent.children, n)
+		n.repType = e.RepetitionType.V
+		if !e.RepetitionType.Valid {
+			n.repType = format.Required
+		}
+		n.def, n.rep = parent.def, parent.rep
+		switch n.repType {
+		case format.Optional:
+			n.def++
+		case format.Repeated:
+			n.def++
+			n.rep++
+		}
+		n.path = joinPath(parent.path, e.Name)
 	}
-	root, _ := build(0, nil)
-	return root
+	return nodes[0], nil
 }
 
 type fshape uint8

@@ -75,6 +75,11 @@ func (o *openedFile) check() error {
 		return fmt.Errorf("read %s: %w", o.location, err)
 	}
 	o.footerEnd = f.Offset
+	// The codec has checked that the schema is one tree; this is its walker.
+	tree, err := footer.NewSchemaTree(f.Meta.Schema)
+	if err != nil {
+		return fmt.Errorf("read %s: %w", o.location, err)
+	}
 	o.fieldIDs = make([]int, len(f.Meta.Schema))
 	o.vectorLengths = make([]int32, len(f.Meta.Schema))
 	for i, el := range f.Meta.Schema {
@@ -88,7 +93,7 @@ func (o *openedFile) check() error {
 		if r := el.RepetitionType; r.Valid && r.V != footer.Required && r.V != footer.Optional && r.V != footer.Repeated {
 			why := ""
 			if r.V == footer.Vector {
-				if why = vectorRepetitionShape(f.Meta.Schema, i); why == "" {
+				if why = vectorRepetitionShape(tree, f.Meta.Schema, i); why == "" {
 					o.vectorLengths[i] = el.VectorLength.V
 					continue
 				}
@@ -102,24 +107,27 @@ func (o *openedFile) check() error {
 	return nil
 }
 
-// vectorRepetitionShape says what keeps the VECTOR-repeated element i from
-// being PR #592's middle group over a vector element the lab reads: a
-// group of one element leaf, with a positive vector_length, the only child
-// of a non-repeated group. "" when nothing does.
-func vectorRepetitionShape(s []footer.SchemaElement, i int) string {
-	if i < 2 || !s[i-1].IsGroup() || s[i-1].NumChildren.V != 1 {
+// vectorRepetitionShape says what keeps the VECTOR-repeated element i of
+// schema s, whose tree is t, from being PR #592's middle group over a
+// vector element the lab reads: a group of one element leaf, with a
+// positive vector_length, the only child of a non-repeated group below the
+// root. "" when nothing does.
+func vectorRepetitionShape(t *footer.SchemaTree, s []footer.SchemaElement, i int) string {
+	p := t.Parent(i)
+	if p <= 0 || len(t.Children(p)) != 1 {
 		return "it is not the only child of its group"
 	}
-	if r := s[i-1].RepetitionType; r.Valid && r.V != footer.Required && r.V != footer.Optional {
-		return fmt.Sprintf("its parent %q is %s, not optional or required", s[i-1].Name, r.V)
+	if r := s[p].RepetitionType; r.Valid && r.V != footer.Required && r.V != footer.Optional {
+		return fmt.Sprintf("its parent %q is %s, not optional or required", s[p].Name, r.V)
 	}
-	if !s[i].IsGroup() || s[i].NumChildren.V != 1 || i+1 >= len(s) || s[i+1].IsGroup() {
+	kids := t.Children(i)
+	if len(kids) != 1 || s[kids[0]].IsGroup() {
 		return "it is not a group of one element leaf"
 	}
 	if !s[i].VectorLength.Valid || s[i].VectorLength.V <= 0 {
 		return "it has no positive vector_length"
 	}
-	e := &s[i+1]
+	e := &s[kids[0]]
 	if r := e.RepetitionType; r.Valid && r.V != footer.Required && r.V != footer.Optional {
 		return fmt.Sprintf("its element is %s", r.V)
 	}
@@ -168,10 +176,16 @@ func checkFooter(loc string, meta *format.FileMetaData, dataEnd int64) error {
 	if len(meta.Schema) == 0 {
 		return fmt.Errorf("read %s: corrupt footer: empty schema", loc)
 	}
-	// footer.ReadFooter has checked that the schema is one well-formed tree.
+	// The lab's codec has checked these bytes already (check); the tree is
+	// built again over parquet-go's decoding, which the reader walks.
+	tree, err := footer.NewFormatSchemaTree(meta.Schema)
+	if err != nil {
+		return fmt.Errorf("read %s: corrupt footer: %w", loc, err)
+	}
+	// One column chunk per column: a group without children has none.
 	leaves := 0
-	for _, e := range meta.Schema[1:] {
-		if e.NumChildren.V == 0 {
+	for i := 1; i < len(meta.Schema); i++ {
+		if tree.Leaf(i) {
 			leaves++
 		}
 	}

@@ -117,7 +117,10 @@ func (r *recordReader) plan(opts registry.ReadOptions) error {
 // from the names as Iceberg reads an imported file), and the Iceberg schema
 // of what can be read (pruned of what cannot when opts projects).
 func (o *openedFile) view(opts registry.ReadOptions) (*fnode, *fview, *iceberg.Schema, error) {
-	tree := parseFileSchema(o.meta.Schema, o.fieldIDs)
+	tree, err := parseFileSchema(o.meta.Schema, o.fieldIDs)
+	if err != nil {
+		return nil, nil, nil, err
+	}
 	setVectorLengths(tree, o.vectorLengths)
 	root := viewOf(tree, false)
 	markVectorLists(root, o.annotations)

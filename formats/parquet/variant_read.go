@@ -478,7 +478,10 @@ func ReadVariantPath(in registry.InputFile, column, path string) (*VariantPathRe
 	defer f.Close()
 	out := &VariantPathRead{}
 	err = guard(in.Location, "read", func() error {
-		tree := parseFileSchema(f.meta.Schema, f.fieldIDs)
+		tree, err := parseFileSchema(f.meta.Schema, f.fieldIDs)
+		if err != nil {
+			return fmt.Errorf("read %s: %w", in.Location, err)
+		}
 		var fv *fview
 		for _, c := range tree.children {
 			if c.name == column {

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/parquet-go/parquet-go/format"
+
 	"github.com/coltype-lab/lab/data"
 )
 
@@ -133,7 +135,7 @@ func (t *schemaTree) find(path []string) (int, error) {
 func (t *schemaTree) leaves() []int {
 	var out []int
 	for i := 1; i < len(t.schema); i++ {
-		if len(t.children[i]) == 0 && !t.schema[i].IsGroup() {
+		if (&SchemaTree{t}).Leaf(i) {
 			out = append(out, i)
 		}
 	}
@@ -164,6 +166,29 @@ func NewSchemaTree(schema []SchemaElement) (*SchemaTree, error) {
 	return &SchemaTree{t}, nil
 }
 
+// NewFormatSchemaTree is NewSchemaTree for a schema in parquet-go's model,
+// for code that reads a footer through parquet-go. It carries over only
+// what the tree is built from (names, physical types, num_children), so it
+// is the same tree NewSchemaTree builds from the lab's decoding of the same
+// bytes, and there is still one tree implementation.
+func NewFormatSchemaTree(schema []format.SchemaElement) (*SchemaTree, error) {
+	s := make([]SchemaElement, len(schema))
+	for i := range schema {
+		e := &schema[i]
+		s[i] = SchemaElement{Name: e.Name, Type: e.Type, NumChildren: e.NumChildren}
+	}
+	return NewSchemaTree(s)
+}
+
+// Leaf reports whether element i is a column, one column chunk per row
+// group: it has a physical type and no children. That is how parquet-go,
+// parquet-java and arrow find the columns, so a group without children is
+// no column, and a typed element with num_children 0 is one; Subtree counts
+// leaves by it too.
+func (t *SchemaTree) Leaf(i int) bool {
+	return len(t.t.children[i]) == 0 && t.t.schema[i].Type.Valid
+}
+
 // Children are element i's direct children, in schema order (the root is 0).
 func (t *SchemaTree) Children(i int) []int { return t.t.children[i] }
 
@@ -181,7 +206,7 @@ func (t *SchemaTree) Find(path []string) (int, error) { return t.t.find(path) }
 // follow it contiguously) and the number of leaves in it.
 func (t *SchemaTree) Subtree(i int) (end, leaves int) {
 	end = i + 1
-	if !t.t.schema[i].IsGroup() {
+	if t.Leaf(i) {
 		return end, 1
 	}
 	for _, c := range t.t.children[i] {

@@ -353,22 +353,13 @@ func detectLayout(meta *footer.FileMetaData, column string) (FileInfo, []string,
 	if len(s) < 2 {
 		return FileInfo{}, nil, errors.New("the schema has no column")
 	}
-	// Top-level fields: walk the flattened tree.
-	var tops []int
-	i := 1
-	var skip func(int) int
-	skip = func(i int) int { // index after the subtree at i
-		n := int(s[i].NumChildren.V)
-		i++
-		for range n {
-			i = skip(i)
-		}
-		return i
+	// The footer's decoder has checked that the schema is one tree; a
+	// footer built in memory gets the same check here.
+	tree, err := footer.NewSchemaTree(s)
+	if err != nil {
+		return FileInfo{}, nil, err
 	}
-	for i < len(s) {
-		tops = append(tops, i)
-		i = skip(i)
-	}
+	tops := tree.Children(0)
 	top := -1
 	want := column
 	if want == "" {
@@ -454,10 +445,14 @@ func detectLayout(meta *footer.FileMetaData, column string) (FileInfo, []string,
 		}
 		return info, []string{name}, nil
 	}
-	if el.NumChildren.V != 1 || top+2 >= len(s) || !s[top+1].IsGroup() || s[top+1].NumChildren.V != 1 || s[top+2].IsGroup() {
+	var under []int // the middle group's children
+	if c := tree.Children(top); len(c) == 1 {
+		under = tree.Children(c[0])
+	}
+	if len(under) != 1 || s[under[0]].IsGroup() {
 		return info, nil, fmt.Errorf("column %s is a group but not a 3-level list or vector: outer group, middle group, element", name)
 	}
-	mid, elem := &s[top+1], &s[top+2]
+	mid, elem := &s[tree.Parent(under[0])], &s[under[0]]
 	path := []string{name, mid.Name, elem.Name}
 	if mid.RepetitionType.V == footer.Vector {
 		if err := checkVectorRepetitionSchema(el, mid, elem); err != nil {

@@ -86,7 +86,7 @@ func TestZstdSplitPages(t *testing.T) {
 			return map[string]string{
 				vectorcol.PropLayoutDefault:   layout,
 				vectorcol.PropEncodingDefault: "byte-stream-split",
-				parquet.PropCompressionCodec:      "zstd",
+				parquet.PropCompressionCodec:  "zstd",
 			}
 		}
 		lit := layout + "-literals.parquet"

@@ -269,7 +269,8 @@ func (c *Collector) Add(rec *data.Record) {
 }
 
 // Err returns the first value Add could not use, or the first bound Metrics
-// left out as invalid, naming its field id; nil when there was none.
+// left out as invalid, naming its field id, or the footer schema Metrics
+// could not walk, naming the element; nil when there was none.
 func (c *Collector) Err() error { return c.err }
 
 func (c *Collector) addStruct(n *node, rec *data.Record) {
@@ -347,7 +348,18 @@ func (c *Collector) failNode(n *node, err error) {
 
 // Metrics returns the DataFile metrics of the closed file whose footer is given
 // (format = github.com/parquet-go/parquet-go/format, parquet-go v0.32.0).
+//
+// The footer's sizes, counts and bounds are found by the schema's paths; a
+// schema that is not one well-formed tree (never one the lab wrote) gives
+// none of them, and Err says why.
 func (c *Collector) Metrics(footer *format.FileMetaData) registry.Metrics {
+	m, _ := c.metrics(footer)
+	return m
+}
+
+// metrics is Metrics, with the footer's schema tree for FooterMetrics: nil
+// when there is no footer or its schema is no tree.
+func (c *Collector) metrics(footer *format.FileMetaData) (registry.Metrics, *footerSchema) {
 	m := registry.Metrics{
 		ColumnSizes:     map[int]int64{},
 		ValueCounts:     map[int]int64{},
@@ -356,10 +368,18 @@ func (c *Collector) Metrics(footer *format.FileMetaData) registry.Metrics {
 		LowerBounds:     map[int][]byte{},
 		UpperBounds:     map[int][]byte{},
 	}
+	var schema *footerSchema
 	if footer != nil {
 		m.RecordCount = footer.NumRows
-		c.footerCounts(footer, &m)
-		c.variantBounds(footer, &m)
+		var err error
+		if schema, err = newFooterSchema(footer.Schema); err != nil {
+			if c.err == nil {
+				c.err = err
+			}
+		} else {
+			c.footerCounts(footer, schema, &m)
+			c.variantBounds(footer, schema, &m)
+		}
 	}
 	// In id order, so that Err names the same column on every run.
 	for _, id := range slices.Sorted(maps.Keys(c.columns)) {
@@ -387,16 +407,16 @@ func (c *Collector) Metrics(footer *format.FileMetaData) registry.Metrics {
 			m.UpperBounds[col.id] = upper
 		}
 	}
-	return m
+	return m, schema
 }
 
 // footerCounts sums the column chunks of every row group into sizes, value
 // counts and null counts, for every leaf the schema knows by field id.
-func (c *Collector) footerCounts(footer *format.FileMetaData, m *registry.Metrics) {
-	ids := leafFieldIDs(footer.Schema)
+func (c *Collector) footerCounts(footer *format.FileMetaData, schema *footerSchema, m *registry.Metrics) {
+	ids := schema.leafFieldIDs()
 	var groups map[string]int
 	if len(c.variants) > 0 {
-		groups = groupFieldIDs(footer.Schema)
+		groups = schema.groupFieldIDs()
 	}
 	for _, rg := range footer.RowGroups {
 		for i := range rg.Columns {

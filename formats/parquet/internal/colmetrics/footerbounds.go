@@ -31,13 +31,13 @@ import (
 // translate exactly (INT96, TIME in millis, unsigned integers, ...) gets no
 // bounds.
 func (c *Collector) FooterMetrics(footer *format.FileMetaData) registry.Metrics {
-	m := c.Metrics(footer)
+	m, schema := c.metrics(footer)
 	clear(m.NaNValueCounts)
-	if footer == nil {
+	if schema == nil {
 		return m
 	}
-	leaves := leafIndexes(footer.Schema)
-	ids := leafFieldIDs(footer.Schema)
+	leaves := schema.leafIndexes()
+	ids := schema.leafFieldIDs()
 	usable := map[int]bool{}
 	for _, rg := range footer.RowGroups {
 		for i := range rg.Columns {
@@ -243,9 +243,9 @@ func decimalStat(t iceberg.DecimalType, el *format.SchemaElement, b []byte) (any
 }
 
 // leafIndexes maps every leaf's path to its schema element's index.
-func leafIndexes(elems []format.SchemaElement) map[string]int {
+func (s *footerSchema) leafIndexes() map[string]int {
 	out := map[string]int{}
-	walkSchema(elems, func(i int, path []string, leaf bool) {
+	s.walk(func(i int, path []string, leaf bool) {
 		if leaf {
 			out[pathKey(path)] = i
 		}

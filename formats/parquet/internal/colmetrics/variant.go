@@ -85,31 +85,22 @@ func (n *fnode) child(name string) *fnode {
 	return nil
 }
 
-// footerTree rebuilds the schema tree of a footer's flattened, depth-first
-// element list. A malformed list stops the walk instead of panicking.
-func footerTree(elems []format.SchemaElement) *fnode {
-	if len(elems) == 0 {
+// footerTree is the schema tree as fnodes, their children in schema order;
+// nil when the footer has no schema.
+func (s *footerSchema) footerTree() *fnode {
+	if s.tree == nil {
 		return nil
 	}
-	root := &fnode{e: &elems[0]}
-	var walk func(i int, parent *fnode) int
-	walk = func(i int, parent *fnode) int {
-		e := &elems[i]
-		n := &fnode{e: e, path: append(parent.path[:len(parent.path):len(parent.path)], e.Name)}
+	// Depth-first order puts every parent before its children.
+	nodes := make([]*fnode, len(s.elems))
+	nodes[0] = &fnode{e: &s.elems[0]}
+	for i := 1; i < len(s.elems); i++ {
+		parent := nodes[s.tree.Parent(i)]
+		n := &fnode{e: &s.elems[i], path: append(slices.Clip(parent.path), s.elems[i].Name)}
 		parent.children = append(parent.children, n)
-		next := i + 1
-		if k := int(e.NumChildren.V); e.NumChildren.Valid && k > 0 {
-			for j := 0; j < k && next < len(elems); j++ {
-				next = walk(next, n)
-			}
-		}
-		return next
+		nodes[i] = n
 	}
-	next := 1
-	for k := 0; k < int(root.e.NumChildren.V) && next < len(elems); k++ {
-		next = walk(next, root)
-	}
-	return root
+	return nodes[0]
 }
 
 // groupsByID indexes the groups of the tree that carry a field id; an id
@@ -140,7 +131,7 @@ func groupsByID(root *fnode) map[int]*fnode {
 
 // variantBounds adds the bounds of every variant column whose mode keeps
 // bounds.
-func (c *Collector) variantBounds(footer *format.FileMetaData, m *registry.Metrics) {
+func (c *Collector) variantBounds(footer *format.FileMetaData, schema *footerSchema, m *registry.Metrics) {
 	var ids []int
 	for id, mode := range c.variants {
 		if mode.Kind == registry.MetricsTruncate || mode.Kind == registry.MetricsFull {
@@ -150,7 +141,7 @@ func (c *Collector) variantBounds(footer *format.FileMetaData, m *registry.Metri
 	if len(ids) == 0 {
 		return
 	}
-	root := footerTree(footer.Schema)
+	root := schema.footerTree()
 	if root == nil {
 		return
 	}
