@@ -16,9 +16,9 @@ import (
 // than the column's is an error naming both; a file or selection of no rows
 // gives empty results.
 //
-// The model is registered by the Parquet format package
-// (formats/parquet): a program searching files imports it, as one decoding
-// PNGs imports image/png.
+// The model is registered by VECTOR's Parquet binding
+// (formats/parquet/vectorcol): a program searching files imports it, as one
+// decoding PNGs imports image/png.
 func SearchFile(in registry.InputFile, metric Metric, queries Matrix, k int, configure func(*registry.ReadBuilder[Block])) ([][]Result, error) {
 	b, err := registry.NewReadBuilder[Block](registry.PARQUET, in)
 	if err != nil {
