@@ -14,9 +14,13 @@ import (
 // The reader's fast path: a row's value is encoded straight from the
 // leveled column values into an arena, the typed columns converted by
 // variant.AppendRawFromParquet, the residual bytes copied, the objects'
-// field ids taken from the row's metadata, and the result validated once by
-// arrow-go (pvariant.NewWithMetadata), as variant.Reconstruct validates
-// what it built. Metadata is parsed and checked once per distinct metadata
+// field ids taken from the row's metadata. arrow-go validates every
+// residual value, the bytes that come from the file, where fastPair reads
+// it; the value assembled around them is the lab's own encoding and is
+// returned unvalidated (variant.Assembled), except under a layout nested
+// deeper than trustedLayoutDepth, where arrow-go validates the whole
+// value as variant.Reconstruct validates what it built. Metadata is parsed
+// and checked once per distinct metadata
 // (metaCache); the values of a reader share the parsed Metadata of equal
 // metadata bytes.
 //
@@ -93,6 +97,9 @@ func (a *valueArena) copy(b []byte) []byte {
 type vassembler struct {
 	cache metaCache
 	arena valueArena
+	// trust is 1 when assembled values skip validation
+	// (trustAssembled), -1 when not, 0 before the first row.
+	trust int8
 	out   []byte
 	// frames are per nesting level: the field entries and element offsets
 	// of the object or array being built.
@@ -156,11 +163,62 @@ func (vr *variantRead) fastRow() (pvariant.Value, bool, error) {
 		out = append(out, 0) // Variant null
 	}
 	a.out = out
-	v, err := pvariant.NewWithMetadata(e.meta, a.arena.copy(out))
+	owned := a.arena.copy(out)
+	if vr.trustAssembled() {
+		v, ok := variant.Assembled(e.meta, owned)
+		if ok && (!variantCheckAssembled || checkAssembled(e.meta, owned)) {
+			return v, false, nil
+		}
+	}
+	v, err := pvariant.NewWithMetadata(e.meta, owned)
 	if err != nil {
 		return pvariant.Value{}, false, errSlow
 	}
 	return v, false, nil
+}
+
+// variantCheckAssembled has arrow-go validate every value the fast path
+// assembled without validation, and panics on one it refuses: the tests
+// set it, so that a bug in the lab's encoding fails them instead of
+// reaching a caller.
+var variantCheckAssembled = false
+
+func checkAssembled(meta pvariant.Metadata, b []byte) bool {
+	if _, err := pvariant.NewWithMetadata(meta, b); err != nil {
+		panic(fmt.Sprintf("variant fast path assembled an invalid value %x: %v", b, err))
+	}
+	return true
+}
+
+// trustedLayoutDepth bounds the nesting of a shredded layout whose
+// assembled values are returned without validation (variant.Assembled).
+// arrow-go bounds a validated value's nesting at 1024 levels; a residual
+// is validated alone, so an assembled value nests at most this much
+// deeper than one.
+const trustedLayoutDepth = 32
+
+// trustAssembled reports whether fastRow returns its values without
+// validating them whole: the residual bytes are validated where fastPair
+// reads them, and the rest is the lab's own encoding.
+func (vr *variantRead) trustAssembled() bool {
+	if vr.asm.trust == 0 {
+		vr.asm.trust = -1
+		if layoutDepth(vr.layout) <= trustedLayoutDepth {
+			vr.asm.trust = 1
+		}
+	}
+	return vr.asm.trust > 0
+}
+
+func layoutDepth(l *variant.Layout) int {
+	if l == nil {
+		return 0
+	}
+	d := 0
+	for _, f := range l.Fields {
+		d = max(d, layoutDepth(f.Layout))
+	}
+	return 1 + max(d, layoutDepth(l.Element))
 }
 
 func (a *vassembler) frame(depth int) *vframe {
@@ -186,6 +244,13 @@ func (vr *variantRead) fastPair(e *metaEntry, l *variant.Layout, value, typed *v
 			residual = v.ByteArray()
 			if residual == nil {
 				residual = []byte{}
+			}
+			// Bytes from the file: arrow-go validates them here, since
+			// fastRow does not validate the value they go into.
+			if vr.trustAssembled() {
+				if _, err := pvariant.NewWithMetadata(e.meta, residual); err != nil {
+					return out, false, errSlow
+				}
 			}
 		}
 	}

@@ -21,6 +21,11 @@ import (
 	"github.com/coltype-lab/lab/variant"
 )
 
+// Every test of this package (the fuzz targets too) has arrow-go validate
+// each value the fast path assembles without validation: an invalid one
+// panics there instead of passing.
+func init() { variantCheckAssembled = true }
+
 // fastCorpus makes values of every shape the fast paths handle: partially
 // shredded objects, missing fields, mixed types, arrays of objects, empty
 // arrays, nested residuals, typed scalars JSON does not produce, long
