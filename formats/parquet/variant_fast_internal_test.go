@@ -503,3 +503,64 @@ func TestVariantFilterPushdown(t *testing.T) {
 		}
 	}
 }
+
+// TestVariantReadArraysAcrossCursorBuffers: the fast path gathers a
+// repeated column's occurrence in place from the cursor's buffer of
+// defaultRecordsPerBatch values, or copies it where it runs into a refill.
+// Arrays whose elements end just before, at and after a buffer's end, and
+// span several buffers, read back as written.
+func TestVariantReadArraysAcrossCursorBuffers(t *testing.T) {
+	b := defaultRecordsPerBatch
+	var values []pvariant.Value
+	for i, n := range []int{0, 3, b - 4, 1, b, 2, b + 1, 3*b + 7, 0, 5, b - 1, 1, 1, 2*b, 9} {
+		var sb strings.Builder
+		fmt.Fprintf(&sb, `{"id": %d, "xs": [`, i)
+		for j := range n {
+			if j > 0 {
+				sb.WriteString(", ")
+			}
+			fmt.Fprintf(&sb, `{"k": %d, "s": "e%d"}`, j, i)
+		}
+		sb.WriteString("]}")
+		v, err := pvariant.ParseJSON(sb.String(), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		values = append(values, v)
+	}
+	sc := iceberg.NewSchema(0,
+		iceberg.NestedField{ID: 1, Name: "id", Type: iceberg.PrimitiveTypes.Int64, Required: true},
+		iceberg.NestedField{ID: 2, Name: "v", Type: iceberg.VariantType{}},
+	)
+	path := t.TempDir() + "/arrays.parquet"
+	writeInternal(t, path, sc, map[string]string{PropShredVariants: "true"}, values)
+	r, err := newRecordReader(registry.LocalInput(path), registry.ReadOptions{CaseSensitive: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	n := 0
+	for ; ; n++ {
+		rec, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, _ := rec.Get(1).(pvariant.Value)
+		if err := variant.Equal(v, values[n]); err != nil {
+			t.Fatalf("row %d: %v", n, err)
+		}
+	}
+	if n != len(values) {
+		t.Fatalf("read %d rows, want %d", n, len(values))
+	}
+	vr := r.root.children[1].variant
+	if vr.slowRows != 0 {
+		t.Errorf("%d rows took the slow path", vr.slowRows)
+	}
+	if layoutDepth(vr.layout) < 3 {
+		t.Fatalf("the array was not shredded: layout %s", vr.layout)
+	}
+}

@@ -72,8 +72,11 @@ func (n *vnode) child(name string) *vnode {
 // the value the occurrence has consumed (so that a row can be rewound),
 // instead of being gathered first.
 type vcol struct {
-	cur    *cursor
+	cur *cursor
+	// vals are the occurrence's values: a slice of the cursor's buffer, or
+	// own's memory where the occurrence crosses a refill of it.
 	vals   []pq.Value
+	own    []pq.Value
 	pos    int
 	direct bool
 	taken  int
@@ -217,7 +220,22 @@ func (vr *variantRead) gather() error {
 			c.taken = 0
 			continue
 		}
-		c.vals, c.pos = c.vals[:0], 0
+		c.pos = 0
+		// In place, when the occurrence ends inside the cursor's buffer:
+		// nothing refills the buffer before the next gather, and the
+		// variant reader's cursors keep their pages (cursor.release).
+		if cur := c.cur; cur.pos < cur.n {
+			end := cur.pos + 1
+			for end < cur.n && cur.buf[end].RepetitionLevel() > vr.baseRep {
+				end++
+			}
+			if end < cur.n {
+				c.vals = cur.buf[cur.pos:end:end]
+				cur.pos = end
+				continue
+			}
+		}
+		c.vals = c.own[:0]
 		for {
 			v, err := c.cur.next()
 			if err != nil {
@@ -239,6 +257,7 @@ func (vr *variantRead) gather() error {
 				break
 			}
 		}
+		c.own = c.vals
 	}
 	return nil
 }
