@@ -635,7 +635,7 @@ func (c *cursor) reset(src io.ReaderAt, md *format.ColumnMetaData, chunk pq.Colu
 		c.values = newInt32Chunk(src, md, c.col, c.leaf.rep, c.leaf.def)
 		return
 	}
-	c.pages = chunk.Pages()
+	c.pages = readPagesAhead(chunk.Pages())
 }
 
 // resetRanges moves the cursor to a chunk read in the row ranges of p,

@@ -512,7 +512,7 @@ func TestVariantFilterPushdown(t *testing.T) {
 func TestVariantReadArraysAcrossCursorBuffers(t *testing.T) {
 	b := defaultRecordsPerBatch
 	var values []pvariant.Value
-	for i, n := range []int{0, 3, b - 4, 1, b, 2, b + 1, 3*b + 7, 0, 5, b - 1, 1, 1, 2*b, 9} {
+	for i, n := range []int{0, 3, b - 4, 1, b, 2, b + 1, 3*b + 7, 0, 5, b - 1, 1, 1, 2 * b, 9} {
 		var sb strings.Builder
 		fmt.Fprintf(&sb, `{"id": %d, "xs": [`, i)
 		for j := range n {
