@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/format"
@@ -178,7 +179,7 @@ func TestInspectAndAnnotateCLI(t *testing.T) {
 			t.Errorf("no %s in the key/value metadata: %+v", footer.MirrorKey, rep.KeyValue)
 		}
 		text, _, _ := run(t, bin, work, "inspect", "out.parquet")
-		if !strings.Contains(text, "FILE(id=19)") || !strings.Contains(text, "VECTOR(id=20, element=float32, dim=4, layout=list)") {
+		if !strings.Contains(text, "FILE(id=19)") || !strings.Contains(text, "VECTOR(id=20, 4×float32, list)") {
 			t.Errorf("text view:\n%s", text)
 		}
 	})
@@ -202,7 +203,7 @@ func TestInspectAndAnnotateCLI(t *testing.T) {
 			t.Fatalf("exit %d: %s", code, errOut)
 		}
 		out, _, _ := run(t, bin, work, "inspect", "--vector-id", "33", "vr.parquet")
-		for _, want := range []string{"VECTOR(id=33, element=float32, dim=4, layout=vector-repetition)", "vector_length=4", "vector  "} {
+		for _, want := range []string{"VECTOR(id=33, 4×float32, vector-repetition)", "vector_length=4", "vector  "} {
 			if !strings.Contains(out, want) {
 				t.Errorf("inspect lacks %q:\n%s", want, out)
 			}
@@ -233,7 +234,7 @@ func TestInspectAndAnnotateCLI(t *testing.T) {
 			t.Fatalf("exit %d: %s", code, errOut)
 		}
 		out, _, _ := run(t, bin, work, "inspect", "flba-out.parquet")
-		if !strings.Contains(out, "VECTOR(id=20, element=float32, dim=4") {
+		if !strings.Contains(out, "VECTOR(id=20, 4×float32, flba)") {
 			t.Errorf("inspect of the flba file:\n%s", out)
 		}
 	})
@@ -349,5 +350,55 @@ func TestInspectLongValues(t *testing.T) {
 	}
 	if c := rep.RowGroups[0].Columns[1]; c.Path[0] != "caption" || c.Statistics.Min != `"`+long+`"` {
 		t.Errorf("--json caption min is not whole: %+v", c)
+	}
+}
+
+// lab inspect of a 768-dim VECTOR file as lab write makes it (flba: a
+// FIXED_LEN_BYTE_ARRAY(3072) leaf annotated VECTOR), with the encoding and
+// codec the VECTOR benchmarks use too, fits inspect.TextWidth on every
+// line, as lab pages does, and its schema line still says the physical
+// type and length, the element and the dim.
+func TestInspectVectorFileFitsTextWidth(t *testing.T) {
+	bin := labBinary(t)
+	work := t.TempDir()
+	var rows strings.Builder
+	for i := range 3 {
+		elems := make([]string, 768)
+		for j := range elems {
+			elems[j] = strconv.FormatFloat(float64(i*j%13)/8, 'g', -1, 64)
+		}
+		rows.WriteString(`{"id":` + strconv.Itoa(i) + `,"emb":[` + strings.Join(elems, ",") + "]}\n")
+	}
+	if err := os.WriteFile(filepath.Join(work, "rows.jsonl"), []byte(rows.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"default", nil},
+		{"statistics", []string{"-p", "write.parquet.stats-enabled.column.emb=true"}},
+		{"byte-stream-split uncompressed", []string{"-p", "write.parquet.vector-encoding.column.emb=byte-stream-split", "--compression", "uncompressed"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out := strings.ReplaceAll(tc.name, " ", "-") + ".parquet"
+			args := append([]string{"write", "-q", "--schema", "id:long!,emb:vector<float32,768>", "--input", "rows.jsonl"}, tc.args...)
+			if _, errOut, code := run(t, bin, work, append(args, out)...); code != 0 {
+				t.Fatalf("write: exit %d: %s", code, errOut)
+			}
+			text, errOut, code := run(t, bin, work, "inspect", out)
+			if code != 0 {
+				t.Fatalf("inspect: exit %d: %s", code, errOut)
+			}
+			const schemaLine = "    emb  optional    FIXED_LEN_BYTE_ARRAY(3072)  VECTOR(id=20, 768×float32, flba); field_id=2 column 1\n"
+			if !strings.Contains(text, schemaLine) {
+				t.Errorf("lab inspect lacks the schema line %q:\n%s", schemaLine, text)
+			}
+			for _, line := range strings.Split(text, "\n") {
+				if n := utf8.RuneCountInString(line); n > inspect.TextWidth {
+					t.Errorf("lab inspect: line of %d columns, more than %d: %s", n, inspect.TextWidth, line)
+				}
+			}
+		})
 	}
 }

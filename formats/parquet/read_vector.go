@@ -72,19 +72,17 @@ func (e vectorElement) String() string {
 	return fmt.Sprintf("vectorElement(%d)", uint8(e))
 }
 
-// width is the element's bytes in a fixed[L] cell.
+// vectorElementFooterNames are the elements' names in
+// footer.VectorElementWidths (the annotation mirror's "element"), the one
+// table of their widths.
+var vectorElementFooterNames = [...]string{elemFloat32: "FLOAT", elemFloat64: "DOUBLE", elemFloat16: "FLOAT16", elemInt8: "INT8"}
+
+// width is the element's bytes in a fixed[L] cell, 0 for no element.
 func (e vectorElement) width() int {
-	switch e {
-	case elemFloat32:
-		return 4
-	case elemFloat64:
-		return 8
-	case elemFloat16:
-		return 2
-	case elemInt8:
-		return 1
+	if int(e) >= len(vectorElementFooterNames) {
+		return 0
 	}
-	return 0
+	return int(footer.VectorElementWidths[vectorElementFooterNames[e]])
 }
 
 // vectorView is a fixed-length column found in the file's schema.

@@ -19,5 +19,6 @@
 //
 // The FILE annotation itself lives in the Parquet footer, which this package
 // does not touch: formats/parquet/footer writes it, checking the group with
-// CheckChildren, the check ParseStruct applies on read.
+// CheckChildren, the check ParseStruct applies on read, through the placement
+// rule formats/parquet/filecol registers with the footer.
 package file

@@ -230,7 +230,8 @@ func (s FieldSpec) TableType() ChildType {
 // Child is one child of a FILE-annotated group as a schema declares it,
 // described in the spec's terms so that one check (CheckChildren) serves
 // Iceberg struct types (ParseStruct) and Parquet schemas
-// (formats/parquet/footer, before it writes the annotation).
+// (formats/parquet/filecol's placement rule, which formats/parquet/footer
+// calls before it writes the annotation).
 type Child struct {
 	Name string
 	// ID is the child's field id, when HasID.

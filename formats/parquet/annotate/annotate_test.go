@@ -15,6 +15,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
+	_ "github.com/coltype-lab/lab/formats/parquet/filecol" // FILE's placement rule, as lab annotate links it
 	"github.com/coltype-lab/lab/formats/parquet/footer"
 	"github.com/coltype-lab/lab/types/vector"
 )

@@ -1,8 +1,10 @@
 // Package filecol binds FILE (parquet-format 2.14.0) to the Parquet format
 // models: a program that imports it, even blank, writes FILE columns
-// declared with PropColumns and checks FILE groups on read. The format never
-// imports it (DESIGN.md, "Layout"). Lookup finds a FILE column in a file's
-// schema and plans a read of that column alone (lab file resolve).
+// declared with PropColumns, checks FILE groups on read, and gives the footer
+// codec FILE's placement rule, without which footer.Annotate refuses FILE.
+// Neither the format nor the footer imports it (DESIGN.md, "Layout"). Lookup
+// finds a FILE column in a file's schema and plans a read of that column
+// alone (lab file resolve).
 package filecol
 
 import (

@@ -10,8 +10,6 @@ import (
 	"github.com/parquet-go/parquet-go/deprecated"
 	"github.com/parquet-go/parquet-go/encoding/thrift"
 	"github.com/parquet-go/parquet-go/format"
-
-	"github.com/coltype-lab/lab/types/file"
 )
 
 // MirrorKey is the key/value metadata key under which Annotate mirrors every
@@ -84,8 +82,10 @@ type mirror struct {
 //
 // FILE goes on a group whose children are a subset of the spec's field
 // table, each OPTIONAL: uri, content_type and checksum BYTE_ARRAY annotated
-// STRING, offset and size INT64, inline BYTE_ARRAY (file.CheckChildren, the
-// check types/file applies on read).
+// STRING, offset and size INT64, inline BYTE_ARRAY. The FILE binding
+// (formats/parquet/filecol) registers that rule (RegisterFilePlacement), the
+// check types/file applies on read; without it FILE is refused
+// (ErrNoFilePlacement).
 //
 // VECTOR goes on the outer group of a 3-level structure as PR #592 shapes it:
 // a non-repeated group with one child, the middle group (REPEATED, or VECTOR
@@ -136,7 +136,7 @@ func Annotate(meta *FileMetaData, columnPath []string, a Annotation) (err error)
 		if a.ID != 0 && a.ID != FileID {
 			return fmt.Errorf("annotate column %s: FILE has union id %d, not %d", where, FileID, a.ID)
 		}
-		if err := checkFileGroup(tree, i); err != nil {
+		if err := checkFileGroup(meta, i); err != nil {
 			return fmt.Errorf("annotate column %s: %w", where, err)
 		}
 		entry.ID = FileID
@@ -352,62 +352,20 @@ func checkVectorLeaf(tree *schemaTree, i int, length int32, element string) erro
 	return nil
 }
 
-// checkFileGroup checks the children of the FILE group i with
-// file.CheckChildren, the check ParseStruct applies when the lab reads the
-// group, so Annotate refuses what the reader would: LogicalTypes.md (FILE,
-// 2.14.0) says "any field that is present has a field repetition type of
-// `OPTIONAL`" and gives uri, content_type and checksum as STRING.
-func checkFileGroup(tree *schemaTree, i int) error {
-	if e := &tree.schema[i]; !e.IsGroup() {
+// checkFileGroup checks that element i of meta may carry FILE: a group
+// (what the union member annotates), whose children the registered rule
+// accepts (RegisterFilePlacement: filecol's, types/file's CheckChildren, the
+// check ParseStruct applies when the lab reads the group, so Annotate refuses
+// what the reader would). Without a rule it refuses with ErrNoFilePlacement.
+func checkFileGroup(meta *FileMetaData, i int) error {
+	if e := &meta.Schema[i]; !e.IsGroup() {
 		return fmt.Errorf("FILE annotates a group, and this is a %s leaf", e.Type.V)
 	}
-	children := make([]file.Child, len(tree.children[i]))
-	for k, c := range tree.children[i] {
-		children[k] = fileChild(&tree.schema[c])
+	place := lookupFilePlacement()
+	if place == nil {
+		return ErrNoFilePlacement
 	}
-	_, err := file.CheckChildren(children, file.ParquetNames)
-	return err
-}
-
-// fileChild describes a schema element in the FILE field table's terms:
-// STRING is a BYTE_ARRAY annotated STRING (logical type, or the UTF8
-// converted type of older writers); INT64 and BYTE_ARRAY carry no
-// annotation, or for INT64 the signed 64-bit INT that means the same.
-func fileChild(e *SchemaElement) file.Child {
-	c := file.Child{Name: e.Name, Repetition: repetitionString(e)}
-	if e.FieldID.Valid {
-		c.ID, c.HasID = int(e.FieldID.V), true
-	}
-	c.Optional = e.RepetitionType.Valid && e.RepetitionType.V == Optional
-	if e.IsGroup() {
-		c.Declared = "a group"
-		return c
-	}
-	c.Declared = e.Type.V.String()
-	lt := e.LogicalType.Value
-	conv, hasConv := e.ConvertedType.V, e.ConvertedType.Valid
-	if lt != nil {
-		c.Declared += " (" + lt.String() + ")"
-	} else if hasConv {
-		c.Declared += fmt.Sprintf(" (converted type %d)", conv)
-	}
-	switch e.Type.V {
-	case format.ByteArray:
-		_, isString := lt.(*format.StringType)
-		switch {
-		case isString || lt == nil && hasConv && conv == deprecated.UTF8:
-			c.Type = file.TypeString
-		case lt == nil && !hasConv:
-			c.Type = file.TypeByteArray
-		}
-	case format.Int64:
-		it, isInt := lt.(*format.IntType)
-		switch {
-		case isInt && it.BitWidth == 64 && it.IsSigned, lt == nil && (!hasConv || conv == deprecated.Int64):
-			c.Type = file.TypeInt64
-		}
-	}
-	return c
+	return place(meta, i)
 }
 
 // describeVectorGroup fills in what the schema says of the VECTOR group i:

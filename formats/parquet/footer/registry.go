@@ -1,6 +1,7 @@
 package footer
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"sort"
@@ -120,6 +121,46 @@ func extensionByID(id int16) (ExtensionSpec, bool) {
 	defer extensions.RUnlock()
 	s, ok := extensions.byID[id]
 	return s, ok
+}
+
+// FILE's union member is modelled here (*FileType, parquet-format 2.14.0's
+// 19), but which children its group may have is types/file's rule, and the
+// FILE binding registers it (RegisterFilePlacement), so that this package
+// imports no value-level type. Without it Annotate and RewriteFooter refuse
+// FILE, naming the package to import, rather than write a FILE group no lab
+// reader would accept.
+var filePlacement struct {
+	sync.RWMutex
+	place func(meta *FileMetaData, i int) error
+}
+
+// ErrNoFilePlacement is why FILE is refused when no placement rule is
+// registered: the program links no FILE binding.
+var ErrNoFilePlacement = errors.New("FILE cannot be placed (no placement rule is registered for it: import formats/parquet/filecol)")
+
+// RegisterFilePlacement makes place FILE's placement rule: it checks that
+// the group at schema element i of meta may carry FILE (its children, as
+// the field table gives them) and says why not, as ExtensionSpec.Place does
+// for an extension type. Annotate and RewriteFooter call it after checking
+// that element i is a group; its error follows the column's name. It is
+// meant for the init function of the FILE binding and panics when place is
+// nil or a rule is already registered.
+func RegisterFilePlacement(place func(meta *FileMetaData, i int) error) {
+	if place == nil {
+		panic("footer: RegisterFilePlacement: nil placement rule")
+	}
+	filePlacement.Lock()
+	defer filePlacement.Unlock()
+	if filePlacement.place != nil {
+		panic("footer: RegisterFilePlacement: FILE's placement rule is already registered")
+	}
+	filePlacement.place = place
+}
+
+func lookupFilePlacement() func(meta *FileMetaData, i int) error {
+	filePlacement.RLock()
+	defer filePlacement.RUnlock()
+	return filePlacement.place
 }
 
 // IsExtension reports whether a union member is one only the lab's extended

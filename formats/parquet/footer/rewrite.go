@@ -184,7 +184,7 @@ func checkShape(before, after *FileMetaData, cfg *config) error {
 			var err error
 			switch v := a.LogicalType.Value.(type) {
 			case *FileType:
-				err = checkFileGroup(&afterTree, i)
+				err = checkFileGroup(after, i)
 			case *VectorType:
 				if a.IsGroup() {
 					_, _, err = checkVectorGroup(&afterTree, i)
@@ -197,7 +197,7 @@ func checkShape(before, after *FileMetaData, cfg *config) error {
 				}
 			}
 			if err != nil {
-				return fmt.Errorf("%s: %s", where(), err)
+				return fmt.Errorf("%s: %w", where(), err)
 			}
 		}
 		if a.RepetitionType != b.RepetitionType || a.VectorLength != b.VectorLength {

@@ -68,4 +68,13 @@
 // above. PagesReport reads its page statistics and column index bounds the
 // same way, and a VECTOR's element names come from the registered type
 // (coltype.Type.Element), so the package imports no column type.
+//
+// # Text
+//
+// WriteText keeps a report of the lab's 768-dim VECTOR files within
+// TextWidth (107) columns: a VECTOR annotation reads as its bounds do,
+// "VECTOR(id=20, 768×float32, flba)" (text keeps every parameter by name),
+// key/value values are cut to what the widest key leaves of a line, ending
+// in their length, and the column chunk table leaves the physical type to
+// the schema, where it is shown with its length.
 package inspect

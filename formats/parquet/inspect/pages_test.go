@@ -201,10 +201,11 @@ func FuzzPages(f *testing.F) {
 }
 
 // pagesWidth is the widest line lab pages may print for a file whose column
-// paths are short: textWidth, as for lab inspect. Its page table is 110 to
-// 125 columns by itself (DATA_PAGE_V2, DELTA_LENGTH_BYTE_ARRAY), so the
-// bounds have tables of their own.
-const pagesWidth = textWidth
+// paths are short: 132 columns, a wide terminal. Its page table is 110 to
+// 125 columns by itself (DATA_PAGE_V2, DELTA_LENGTH_BYTE_ARRAY; 103 to 107
+// for the lab's own VECTOR files, PLAIN DATA_PAGE), so the bounds have
+// tables of their own.
+const pagesWidth = 132
 
 // lab pages shows a VECTOR column's bounds, in its page statistics and its
 // column index, through the type's formatter as lab inspect shows its

@@ -16,7 +16,7 @@ import (
 // WriteText renders the report for people: a header, the schema tree, the
 // annotations, the row groups with one line per column chunk (and a line
 // saying which ones the report leaves out), and the key/value metadata,
-// each in aligned columns.
+// each in aligned columns, within TextWidth where the file allows.
 func (r *Report) WriteText(w io.Writer) error {
 	// tabwriter writes cell by cell: unbuffered, a report of thousands of
 	// row groups to a terminal or file is millions of system calls.
@@ -110,9 +110,12 @@ func (r *Report) WriteText(w io.Writer) error {
 		}
 		fmt.Fprintln(ew)
 		// Statistics get a table of their own: with the sizes on one line a
-		// chunk does not fit a terminal, whatever its bounds are cut to.
+		// chunk does not fit a terminal, whatever its bounds are cut to. The
+		// physical type is the schema's, shown there with its length (a
+		// chunk whose type differs is a warning): with it, a chunk of
+		// BYTE_STREAM_SPLIT FIXED_LEN_BYTE_ARRAY pages was 116 columns.
 		tw = table(ew)
-		fmt.Fprintf(tw, "  column\ttype\tcodec\tencodings\tvalues\tcompressed\tuncompressed\tpage index\tbloom\n")
+		fmt.Fprintf(tw, "  column\tcodec\tencodings\tvalues\tcompressed\tuncompressed\tpage index\tbloom\n")
 		var withStats []ColumnChunk
 		for _, c := range rg.Columns {
 			if c.NoMetaData {
@@ -120,7 +123,7 @@ func (r *Report) WriteText(w io.Writer) error {
 				if c.Encrypted {
 					state = "encrypted column metadata"
 				}
-				fmt.Fprintf(tw, "  ?\t%s\t\t\t\t\t\t%s\t\n", state, pageIndex(c))
+				fmt.Fprintf(tw, "  ?\t%s\t\t\t\t\t%s\t\n", state, pageIndex(c))
 				continue
 			}
 			if c.Statistics != nil {
@@ -130,8 +133,8 @@ func (r *Report) WriteText(w io.Writer) error {
 			if c.BloomFilter != nil {
 				bloom = fmt.Sprintf("@%d", c.BloomFilter.Offset)
 			}
-			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%d\t%d\t%d\t%s\t%s\n", strings.Join(c.Path, "."),
-				c.PhysicalType, c.Codec, strings.Join(c.Encodings, ","), c.NumValues,
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%d\t%d\t%d\t%s\t%s\n", strings.Join(c.Path, "."),
+				c.Codec, strings.Join(c.Encodings, ","), c.NumValues,
 				c.TotalCompressedSize, c.TotalUncompressedSize, pageIndex(c), bloom)
 		}
 		tw.Flush()
@@ -161,14 +164,18 @@ func (r *Report) WriteText(w io.Writer) error {
 		fmt.Fprintf(ew, ": none\n")
 	} else {
 		fmt.Fprintln(ew)
+		keys := 0
+		for _, kv := range r.KeyValue {
+			keys = max(keys, utf8.RuneCountInString(kv.Key))
+		}
+		// The values share what the widest key leaves of a line: the mirror
+		// and iceberg.schema are JSON of hundreds of bytes.
+		room := max(TextWidth-len("  ")-keys-len("  "), textValueWidth)
 		tw = table(ew)
 		for _, kv := range r.KeyValue {
 			v := "(no value)"
 			if kv.Value != nil {
-				v = strconv.Quote(*kv.Value)
-				if kv.Truncated {
-					v = strconv.Quote(strings.TrimSuffix(*kv.Value, "…")) + fmt.Sprintf("… (%d bytes)", kv.Length)
-				}
+				v = keyValueText(*kv.Value, kv.Truncated, kv.Length, room)
 			}
 			fmt.Fprintf(tw, "  %s\t%s\n", kv.Key, v)
 		}
@@ -232,6 +239,40 @@ func textBound(display, typed string, n int) string {
 	return dash(textValue(display, n))
 }
 
+// keyValueText is a key/value value as a Go string literal of at most room
+// columns: a value cut by the report (truncated) or too long for room is
+// cut to whole characters (and whole escapes) and ends in its length in
+// bytes, e.g. `"{\"type\":\"struct\""… (179 bytes)`.
+func keyValueText(v string, truncated bool, length, room int) string {
+	if truncated {
+		v = strings.TrimSuffix(v, "…")
+	} else if q := strconv.Quote(v); utf8.RuneCountInString(q) <= room {
+		return q
+	}
+	suffix := fmt.Sprintf("… (%d bytes)", length)
+	keep := room - utf8.RuneCountInString(suffix) - len(`""`)
+	var b strings.Builder
+	b.WriteByte('"')
+	for i, n := 0, 0; i < len(v); {
+		_, size := utf8.DecodeRuneInString(v[i:])
+		q := strconv.Quote(v[i : i+size])
+		q = q[1 : len(q)-1]
+		if n += utf8.RuneCountInString(q); n > keep {
+			break
+		}
+		b.WriteString(q)
+		i += size
+	}
+	b.WriteByte('"')
+	return b.String() + suffix
+}
+
+// TextWidth is the line width the text view keeps to where it can: a
+// report of a 768-dim VECTOR file written by the lab fits it, as lab pages
+// does. Key/value values are cut to it; a schema line of long names or
+// deep nesting, or a long created_by, may still be wider.
+const TextWidth = 107
+
 // textValueWidth is the most columns a statistics value takes in the text
 // view: two of them and a column path fit a terminal line.
 const textValueWidth = 36
@@ -289,7 +330,7 @@ func nodeType(n *Node) string {
 func annotationText(n *Node) string {
 	var parts []string
 	if n.LogicalType != nil {
-		parts = append(parts, n.LogicalType.Text)
+		parts = append(parts, logicalTypeText(n.LogicalType))
 	}
 	if n.ConvertedType != "" {
 		if n.LogicalType == nil {
@@ -299,6 +340,32 @@ func annotationText(n *Node) string {
 		}
 	}
 	return strings.Join(parts, "; ")
+}
+
+// logicalTypeText is the logical type as the text view shows it: its Text,
+// but a VECTOR's values as its bounds show them, "VECTOR(id=20, 768×float32,
+// flba)", not "VECTOR(id=20, element=float32, dim=768, layout=flba)", so
+// that a 768-dim FIXED_LEN_BYTE_ARRAY(3072) leaf's schema line fits
+// TextWidth beside its physical type and field id. The JSON report keeps
+// Text and the parameters one by one (Vector).
+func logicalTypeText(lt *LogicalType) string {
+	v := lt.Vector
+	if lt.Name != "VECTOR" || v == nil {
+		return lt.Text
+	}
+	parts := []string{fmt.Sprintf("id=%d", lt.ID)}
+	switch {
+	case v.Element != "" && v.Dim > 0:
+		parts = append(parts, fmt.Sprintf("%d×%s", v.Dim, v.Element))
+	case v.Element != "":
+		parts = append(parts, "element="+v.Element)
+	case v.Dim > 0:
+		parts = append(parts, fmt.Sprintf("dim=%d", v.Dim))
+	}
+	if v.Layout != "" {
+		parts = append(parts, v.Layout)
+	}
+	return "VECTOR(" + strings.Join(parts, ", ") + ")"
 }
 
 func nodeDetails(n *Node) string {

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -16,10 +17,14 @@ import (
 )
 
 // textWidth is the widest line the text view may print for the files
-// below: 132 columns, a wide terminal. A VECTOR annotation with its
-// parameters is 53 columns by itself, so 120 is not reachable without
-// hiding what the schema says.
-const textWidth = 132
+// below, 768-dim VECTOR files as the lab writes them: TextWidth, what lab
+// pages prints for them.
+const textWidth = TextWidth
+
+// icebergSchema stands for the Iceberg schema JSON lab write stores in the
+// key/value metadata, hundreds of bytes of escaped quotes.
+const icebergSchema = `{"type":"struct","fields":[{"type":"long","id":1,"name":"id","required":true},` +
+	`{"type":"fixed[3072]","id":2,"name":"emb","required":true}],"schema-id":0,"identifier-field-ids":[]}`
 
 // vectorRow is a 768-dim float32 VECTOR stored as FIXED_LEN_BYTE_ARRAY(3072),
 // the lab's flba layout, next to a long string and a long blob.
@@ -44,6 +49,7 @@ func vectorFile(t *testing.T, opts ...parquet.WriterOption) []byte {
 	data := writeParquet(t, rs, opts...)
 	var out bytes.Buffer
 	err := footer.RewriteFooter(bytes.NewReader(data), int64(len(data)), &out, func(m *footer.FileMetaData) error {
+		m.SetKeyValue("iceberg.schema", icebergSchema)
 		return footer.Annotate(m, []string{"emb"}, footer.Annotation{Kind: footer.KindVector, VectorLength: 768, Element: "FLOAT"})
 	})
 	if err != nil {
@@ -52,9 +58,11 @@ func vectorFile(t *testing.T, opts ...parquet.WriterOption) []byte {
 	return out.Bytes()
 }
 
-// The text view of a 768-dim VECTOR file fits textWidth, its VECTOR bounds
-// shown by the type's formatter and other long bounds cut to their first
-// bytes and length; the JSON report keeps them whole.
+// The text view of a 768-dim VECTOR file fits textWidth: its schema line
+// keeps the physical type and length, the element and the dim; its VECTOR
+// bounds are shown by the type's formatter, other long bounds and the
+// key/value values cut to their start and length; the JSON report keeps
+// them whole.
 func TestTextFitsATerminal(t *testing.T) {
 	data := vectorFile(t)
 	s := text(t, inspectBytes(t, data, Options{Name: "vectors.parquet"}))
@@ -64,6 +72,9 @@ func TestTextFitsATerminal(t *testing.T) {
 		}
 	}
 	for _, want := range []string{
+		"    emb      required    FIXED_LEN_BYTE_ARRAY(3072)  VECTOR(id=20, 768×float32, flba); column 1\n",
+		"  iceberg.schema       " + `"{\"type\":\"struct\",\"fields\":[{\"type\":\"long\",\"id\":1,\"name\""… (` +
+			strconv.Itoa(len(icebergSchema)) + " bytes)\n",
 		// VECTOR's own formatter (types/vector, registered with data/coltype).
 		"    emb      0      [0, 0, 0, 0, 0, 0, 0, …] 768×float32  [0, 0.2857, 0.5714, …] 768×float32\n",
 		`    caption  0      "a long caption a long … (301 bytes)  "a long caption a long … (301 bytes)` + "\n",
@@ -115,6 +126,33 @@ func TestTextValue(t *testing.T) {
 		}
 		if utf8.RuneCountInString(got) > textValueWidth {
 			t.Errorf("textValue(%q, %d) = %q: %d columns", c.in, c.n, got, utf8.RuneCountInString(got))
+		}
+	}
+}
+
+func TestKeyValueText(t *testing.T) {
+	long := strings.Repeat(`{"k":1}`, 10)
+	for _, c := range []struct {
+		name      string
+		v         string
+		truncated bool
+		length    int
+		room      int
+		want      string
+	}{
+		{"fits", "lab test", false, 8, 36, `"lab test"`},
+		{"cut by the report", long[:64] + "…", true, len(long), 40, `"{\"k\":1}{\"k\":1}{\"k\":1"… (70 bytes)`},
+		{"too long for the line", long, false, len(long), 40, `"{\"k\":1}{\"k\":1}{\"k\":1"… (70 bytes)`},
+		{"escapes stay whole", strings.Repeat(`"`, 40), false, 40, 31, `"` + strings.Repeat(`\"`, 8) + `"… (40 bytes)`},
+		{"invalid UTF-8 as escapes", strings.Repeat("\xff\xfe", 20), false, 40, 30, `"\xff\xfe\xff\xfe"… (40 bytes)`},
+		{"whole characters", strings.Repeat("ü", 50), false, 100, 30, `"` + strings.Repeat("ü", 15) + `"… (100 bytes)`},
+	} {
+		got := keyValueText(c.v, c.truncated, c.length, c.room)
+		if got != c.want {
+			t.Errorf("%s: keyValueText = %s, want %s", c.name, got, c.want)
+		}
+		if n := utf8.RuneCountInString(got); n > c.room {
+			t.Errorf("%s: %s is %d columns, more than %d", c.name, got, n, c.room)
 		}
 	}
 }
