@@ -371,6 +371,7 @@ func (vr *variantRead) fastObject(e *metaEntry, l *variant.Layout, typed *vnode,
 		}
 		f.entries = append(f.entries, ventry{id: uint32(ids[i]), field: int32(i), start: start})
 	}
+	shredded := len(f.entries)
 	if residual != nil {
 		obj, err := variant.ParseObject(residual)
 		if err != nil {
@@ -405,8 +406,13 @@ func (vr *variantRead) fastObject(e *metaEntry, l *variant.Layout, typed *vnode,
 		}
 	}
 	// Shredded fields alone come in the layout's order: sorted and unique
-	// when its names are (typed.sortedFields), which needs no check.
-	if residual != nil || !typed.sortedFields {
+	// when its names are (typed.sortedFields), which needs no check. The
+	// residual's keys are sorted and unique too, and none is a layout
+	// field's (both checked above), so where the last shredded key sorts
+	// before the first residual one the entries are in order as they are.
+	inOrder := typed.sortedFields && (len(f.entries) == shredded || shredded == 0 ||
+		f.key(l, f.entries[shredded-1]) < f.key(l, f.entries[shredded]))
+	if !inOrder {
 		byKey := func(a, b ventry) int { return cmp.Compare(f.key(l, a), f.key(l, b)) }
 		if !slices.IsSortedFunc(f.entries, byKey) {
 			slices.SortFunc(f.entries, byKey)
