@@ -54,6 +54,13 @@ func Decode(meta, value []byte) (variant.Value, error) {
 	return decodeValue(m, value)
 }
 
+// DecodeValue parses an untrusted value under a metadata that
+// DecodeMetadata has checked: a writer or reader that meets the same
+// metadata on many rows checks it once.
+func DecodeValue(m variant.Metadata, value []byte) (variant.Value, error) {
+	return decodeValue(m, value)
+}
+
 func decodeValue(m variant.Metadata, value []byte) (v variant.Value, err error) {
 	defer recoverAs(&err, "variant value")
 	return variant.NewWithMetadata(m, value)

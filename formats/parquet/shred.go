@@ -19,6 +19,10 @@ type shredder struct {
 	plan *writePlan
 	cols [][]pq.Value
 	fast fastShred // scratch of the variant fast path (variant_shred.go)
+	// metas are the variant metadata checked so far: the rows of a column
+	// share a few metadata, and parsing one per row was a tenth of a
+	// variant write.
+	metas metaCache
 }
 
 func newShredder(plan *writePlan) *shredder {

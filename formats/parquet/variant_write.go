@@ -246,7 +246,11 @@ func (s *shredder) variantValue(n *wnode, v any, rep int) error {
 	}
 	// Re-validate: a variant.Value may wrap bytes nobody checked, and a bad
 	// value must be refused here, not found by a reader later.
-	checked, err := variant.Decode(val.Metadata().Bytes(), val.Bytes())
+	me := s.metas.get(val.Metadata().Bytes())
+	if me.err != nil {
+		return fmt.Errorf("column %q: invalid variant: %w", n.path, me.err)
+	}
+	checked, err := variant.DecodeValue(me.meta, val.Bytes())
 	if err != nil {
 		return fmt.Errorf("column %q: invalid variant: %w", n.path, err)
 	}
