@@ -210,7 +210,7 @@ func BenchmarkVariantProjectShredded(b *testing.B) {
 	path, n := benchShreddedFile(b)
 	b.ResetTimer()
 	for range b.N {
-		got, err := readProjectedPath(path)
+		got, err := readProjectedPath(path, n)
 		if err != nil {
 			b.Fatal(err)
 		}
