@@ -19,9 +19,10 @@ import (
 // parquet-go's AsyncPages does the same, but a panic in its goroutine
 // (parquet-go panics on some malformed pages) would end the process, where
 // the reader must return an error: here the goroutine recovers it, as
-// guard does on the reader's own goroutine. Memory stays bounded: at most
-// one page waits in the channel and one is being read, besides the
-// cursor's.
+// guard does on the reader's own goroutine. Memory stays bounded: the
+// goroutine holds at most the one page it has read and the cursor has not
+// taken, besides the cursor's own, and at most prefetchMax goroutines run
+// in the process (a file of thousands of columns reads the rest inline).
 //
 // The cursor calls ReadPage and Close from one goroutine; it never seeks
 // (page-pruned chunks are read through rangePages, which does), so
@@ -56,13 +57,25 @@ const prefetchMinProcs = 2
 // readPagesInline turns prefetching off (tests compare the two).
 var readPagesInline = false
 
+// prefetchMax bounds the prefetching goroutines of the process; a chunk
+// opened when all are taken is read inline, never waits for one.
+const prefetchMax = 256
+
+var prefetchSlots = make(chan struct{}, prefetchMax)
+
 // readPagesAhead returns inner read ahead on a goroutine, or inner itself
 // where that cannot help.
 func readPagesAhead(inner pq.Pages) pq.Pages {
 	if readPagesInline || runtime.GOMAXPROCS(0) < prefetchMinProcs {
 		return inner
 	}
-	pages := make(chan pageOrError, 1)
+	select {
+	case prefetchSlots <- struct{}{}:
+	default:
+		return inner
+	}
+	// Unbuffered: the goroutine reads one page ahead and waits with it.
+	pages := make(chan pageOrError)
 	done := make(chan struct{})
 	h := &halt{ch: make(chan struct{})}
 	go prefetch(inner, pages, h.ch, done)
@@ -75,6 +88,7 @@ func readPagesAhead(inner pq.Pages) pq.Pages {
 // or stop.
 func prefetch(inner pq.Pages, out chan<- pageOrError, stop <-chan struct{}, done chan<- struct{}) {
 	defer close(done)
+	defer func() { <-prefetchSlots }() // before done: Close returns with the slot free
 	for {
 		r := readPageRecovered(inner)
 		select {

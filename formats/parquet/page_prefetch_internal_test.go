@@ -149,3 +149,40 @@ func TestPrefetchPagesUnclosedStops(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// TestPrefetchPagesBounded: past prefetchMax running goroutines a chunk is
+// read inline, and a closed reader gives its slot back.
+func TestPrefetchPagesBounded(t *testing.T) {
+	if runtime.GOMAXPROCS(0) < prefetchMinProcs {
+		t.Skipf("GOMAXPROCS %d: pages are read inline", runtime.GOMAXPROCS(0))
+	}
+	var open []pq.Pages
+	defer func() {
+		for _, p := range open {
+			p.Close()
+		}
+	}()
+	ahead := 0
+	for range prefetchMax + 10 {
+		p := readPagesAhead(newFakePages(3, -1))
+		if _, ok := p.(*prefetchPages); ok {
+			ahead++
+		}
+		open = append(open, p)
+	}
+	if ahead > prefetchMax {
+		t.Fatalf("%d chunks prefetch at once, more than %d", ahead, prefetchMax)
+	}
+	if ahead < prefetchMax-8 { // other tests of the package may hold a few
+		t.Fatalf("only %d chunks prefetch", ahead)
+	}
+	for _, p := range open {
+		p.Close()
+	}
+	open = nil
+	p := readPagesAhead(newFakePages(3, -1))
+	open = append(open, p)
+	if _, ok := p.(*prefetchPages); !ok {
+		t.Fatal("closed readers did not give their slots back")
+	}
+}

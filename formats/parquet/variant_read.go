@@ -30,6 +30,10 @@ type vnode struct {
 	optional bool
 	def, rep int
 	cols     []int // indices into variantRead.cols of the leaves below
+	// first is the column of cols[0], whose levels say whether n is null:
+	// the assembly asks it for every value, and the pointer spares it two
+	// loads and bounds checks each time.
+	first    *vcol
 	children []*vnode
 	// value and typed are the children of a pair group; fields, of a typed
 	// object group, are its field groups in the order of the layout's
@@ -132,6 +136,17 @@ func newVariantRead(fv *fnode, pqNode pq.Node, cursorOf func(*fnode) (*cursor, e
 	if vr.top, err = build(fv); err != nil {
 		return nil, err
 	}
+	// vr.cols is complete: point every node at its first column.
+	var link func(n *vnode)
+	link = func(n *vnode) {
+		if len(n.cols) > 0 {
+			n.first = &vr.cols[n.cols[0]]
+		}
+		for _, c := range n.children {
+			link(c)
+		}
+	}
+	link(vr.top)
 	vr.meta, vr.value, vr.typed = vr.top.child(variantMetadataName), vr.top.child(variantValueName), vr.top.child(variantTypedValueName)
 	if vr.meta == nil || !vr.meta.f.leaf() {
 		return nil, fmt.Errorf("variant %q has no metadata column", fv.path)
@@ -263,7 +278,7 @@ func (vr *variantRead) gather() error {
 }
 
 func (vr *variantRead) peek(n *vnode) (pq.Value, error) {
-	c := &vr.cols[n.cols[0]]
+	c := n.first
 	if c.direct {
 		return c.peekDirect(n)
 	}
@@ -321,7 +336,7 @@ func (vr *variantRead) null(n *vnode) (bool, error) {
 	if !n.optional {
 		return false, nil
 	}
-	c := &vr.cols[n.cols[0]]
+	c := n.first
 	if c.direct {
 		if cur := c.cur; c.taken == 0 && cur.pos < cur.n && cur.buf[cur.pos].DefinitionLevel() >= n.def {
 			return false, nil
@@ -340,7 +355,7 @@ func (vr *variantRead) null(n *vnode) (bool, error) {
 }
 
 func (vr *variantRead) leaf(n *vnode) (pq.Value, bool, error) {
-	c := &vr.cols[n.cols[0]]
+	c := n.first
 	// The common cases inline: the value is at hand.
 	if c.direct {
 		if cur := c.cur; c.taken == 0 && cur.pos < cur.n {
