@@ -10,6 +10,9 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/iceberg-go"
 	itable "github.com/apache/iceberg-go/table"
+
+	"github.com/coltype-lab/lab/data"
+	"github.com/coltype-lab/lab/registry"
 )
 
 // idRows are n rows of "id:long!,region:string,v:double", ids from first.
@@ -321,5 +324,56 @@ func TestDeleteAll(t *testing.T) {
 	}
 	if ids := icebergGoIDs(t, tbl); len(ids) != 0 {
 		t.Fatalf("iceberg-go after deleting all: %v", ids)
+	}
+}
+
+// A position-delete file of another writer with a negative pos fails the
+// scan, naming the delete file, the delete and the rule: the registry's
+// position-delete model refuses it on read (registry.PositionDeleteModel),
+// and the scan does not check again.
+func TestScanRefusesNegativePositionDelete(t *testing.T) {
+	cat, _ := openTestCatalog(t)
+	tbl := createTable(t, cat, "lab.negpos", CreateOptions{Spec: mustSpec(t, idSchema),
+		Properties: map[string]string{PropFormatVersion: "2"}})
+	appendJSON(t, tbl, idRows(0, 10, "eu")...)
+	res := deleteWhere(t, tbl, "id = 3")
+	if len(res.DeleteFiles) != 1 || res.DeleteFiles[0].ContentType() != iceberg.EntryContentPosDeletes {
+		t.Fatalf("delete: %+v, want one position-delete file", res)
+	}
+	// Replace the lab's delete file by one written as plain records of the
+	// delete schema, as a writer without the spec's checks would.
+	loc := res.DeleteFiles[0].FilePath()
+	dataFile := planTasks(t, tbl)[0].File.FilePath()
+	sc := data.PositionDeleteSchema()
+	b, err := registry.DataWriteBuilder[*data.Record](registry.PARQUET, registry.LocalOutput(loc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := b.Schema(sc).Overwrite().Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Write(data.Of(sc, dataFile, int64(-1))); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	s, err := tbl.Scan(ctx, ScanOptions{})
+	if err == nil {
+		for _, err = range s.Rows(ctx) {
+			if err != nil {
+				break
+			}
+		}
+	}
+	if err == nil {
+		t.Fatal("the scan applied a delete at pos -1")
+	}
+	for _, want := range []string{loc, "pos -1 is negative", "0-based row position"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("scan: %v, want it to say %q", err, want)
+		}
 	}
 }

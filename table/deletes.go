@@ -194,9 +194,9 @@ func (x *deleteIndex) forTask(ctx context.Context, task itable.FileScanTask, rea
 }
 
 // readPositionDeletes reads a position-delete file through the registry,
-// grouping positions by data file. Position deletes must be sorted by
-// (file_path, pos) (spec.md); the reader's model checks what it can, and
-// the scan does not depend on the order.
+// grouping positions by data file. The spec's rules are the model's
+// (registry.PositionDeleteModel refuses a negative pos, naming the file and
+// the delete); the scan does not depend on the (file_path, pos) order.
 func (x *deleteIndex) readPositionDeletes(df iceberg.DataFile) (map[string][]int64, error) {
 	format, err := registry.ParseFileFormat(string(df.FileFormat()))
 	if err != nil {
@@ -219,9 +219,6 @@ func (x *deleteIndex) readPositionDeletes(df iceberg.DataFile) (map[string][]int
 		}
 		if err != nil {
 			return nil, err
-		}
-		if d.Pos < 0 {
-			return nil, fmt.Errorf("position %d of %s is negative", d.Pos, d.FilePath)
 		}
 		out[d.FilePath] = append(out[d.FilePath], d.Pos)
 	}

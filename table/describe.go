@@ -2,27 +2,36 @@ package table
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/apache/iceberg-go"
 	itable "github.com/apache/iceberg-go/table"
-	"github.com/coltype-lab/lab/types/file"
-	"github.com/coltype-lab/lab/types/vector"
+
+	"github.com/coltype-lab/lab/data/coltype"
 )
 
 // Description is what lab table describe prints; the JSON names are stable.
+// Its JSON is encoding/json's of the fields, with Columns spread into one
+// key per column type (MarshalJSON).
 type Description struct {
 	Name          string `json:"name"`
 	Location      string `json:"location"`
 	FormatVersion int    `json:"format_version"`
 	// Schema is the current schema, in Iceberg's JSON.
 	Schema *iceberg.Schema `json:"schema"`
-	// FileColumns and VectorColumns are the lab types the table declares.
-	FileColumns   []string `json:"file_columns,omitempty"`
-	VectorColumns []string `json:"vector_columns,omitempty"`
+	// Columns are the table's columns of registered column types
+	// (data/coltype: FILE, VECTOR, ...), by type name, each as the type's
+	// property lists it (coltype.PropertyEntry): "img" for FILE,
+	// "emb:vector<float32,4>" for VECTOR. In JSON, each type's list is the
+	// key NAME_columns (file_columns, vector_columns), in the order of the
+	// names.
+	Columns map[string][]string `json:"-"`
 	// FooterAnnotations says whether data files carry FILE and VECTOR in
 	// their footers (write.parquet.footer-annotations).
 	FooterAnnotations bool                  `json:"footer_annotations"`
@@ -55,12 +64,9 @@ func (t *Table) Describe() (*Description, error) {
 	md := t.tbl.Metadata()
 	d := &Description{
 		Name: t.Name(), Location: t.Location(), FormatVersion: md.Version(),
-		Schema: spec.Schema, FileColumns: file.Columns(spec.Decls),
+		Schema: spec.Schema, Columns: columnsByType(spec.Decls),
 		FooterAnnotations: t.FooterAnnotations(), Partition: md.PartitionSpec(),
 		Properties: maps.Clone(map[string]string(md.Properties())), NextRowID: md.NextRowID(),
-	}
-	for _, v := range vector.Columns(spec.Decls) {
-		d.VectorColumns = append(d.VectorColumns, v.String())
 	}
 	if s := md.CurrentSnapshot(); s != nil {
 		id := s.SnapshotID
@@ -76,6 +82,82 @@ func (t *Table) Describe() (*Description, error) {
 		d.Snapshots = append(d.Snapshots, info)
 	}
 	return d, nil
+}
+
+// columnsByType is Description.Columns of decls; nil without any.
+func columnsByType(decls []coltype.Decl) map[string][]string {
+	var out map[string][]string
+	for _, d := range decls {
+		if out == nil {
+			out = map[string][]string{}
+		}
+		name := d.Type().Name
+		out[name] = append(out[name], coltype.PropertyEntry(d))
+	}
+	return out
+}
+
+// columnsKeySuffix ends the JSON key of a column type's list: file_columns.
+const columnsKeySuffix = "_columns"
+
+// descriptionFields is Description without its JSON methods.
+type descriptionFields Description
+
+// MarshalJSON writes the fields as encoding/json does, Columns as one key
+// per type where the field stands: encoding/json marshals a struct type
+// made at run time, Description's fields with Columns replaced by one
+// []string field per type, so the keys keep their order and their rules
+// (omitempty) whatever types a program registers.
+func (d Description) MarshalJSON() ([]byte, error) {
+	plain := reflect.ValueOf(descriptionFields(d))
+	var fields []reflect.StructField
+	var values []reflect.Value
+	for i := range plain.NumField() {
+		f := plain.Type().Field(i)
+		if f.Name != "Columns" {
+			fields, values = append(fields, f), append(values, plain.Field(i))
+			continue
+		}
+		for j, name := range slices.Sorted(maps.Keys(d.Columns)) {
+			tag := fmt.Sprintf("json:%q", name+columnsKeySuffix+",omitempty")
+			fields = append(fields, reflect.StructField{Name: fmt.Sprintf("Columns%d", j), Type: f.Type.Elem(), Tag: reflect.StructTag(tag)})
+			values = append(values, reflect.ValueOf(d.Columns[name]))
+		}
+	}
+	out := reflect.New(reflect.StructOf(fields)).Elem()
+	for i, v := range values {
+		out.Field(i).Set(v)
+	}
+	return json.Marshal(out.Interface())
+}
+
+// UnmarshalJSON reads what MarshalJSON writes: every NAME_columns key is
+// the columns of type NAME.
+func (d *Description) UnmarshalJSON(b []byte) error {
+	var plain descriptionFields
+	if err := json.Unmarshal(b, &plain); err != nil {
+		return err
+	}
+	var keys map[string]json.RawMessage
+	if err := json.Unmarshal(b, &keys); err != nil {
+		return err
+	}
+	for k, raw := range keys {
+		name, ok := strings.CutSuffix(k, columnsKeySuffix)
+		if !ok || name == "" {
+			continue
+		}
+		var cols []string
+		if err := json.Unmarshal(raw, &cols); err != nil {
+			return fmt.Errorf("table description: %s: %w", k, err)
+		}
+		if plain.Columns == nil {
+			plain.Columns = map[string][]string{}
+		}
+		plain.Columns[name] = cols
+	}
+	*d = Description(plain)
+	return nil
 }
 
 // FileInfo is one live data or delete file of a snapshot, with its metrics;

@@ -169,8 +169,8 @@ func TestRESTRoundTrip(t *testing.T) {
 	if len(d.Snapshots) != 2 || d.NextRowID != 3 || d.FormatVersion != 3 || d.CurrentSnapshotID == nil || *d.CurrentSnapshotID != c2.SnapshotID {
 		t.Errorf("describe: %d snapshots, next row id %d, v%d, current %v", len(d.Snapshots), d.NextRowID, d.FormatVersion, d.CurrentSnapshotID)
 	}
-	if !slices.Equal(d.FileColumns, []string{"img"}) || !slices.Equal(d.VectorColumns, []string{"emb:vector<float32,4>"}) {
-		t.Errorf("describe: file columns %v, vector columns %v", d.FileColumns, d.VectorColumns)
+	if !slices.Equal(d.Columns["file"], []string{"img"}) || !slices.Equal(d.Columns["vector"], []string{"emb:vector<float32,4>"}) || len(d.Columns) != 2 {
+		t.Errorf("describe: columns %v, want file img and vector emb:vector<float32,4>", d.Columns)
 	}
 	files, err := reloaded.Files(ctx, 0)
 	if err != nil {

@@ -42,8 +42,9 @@ func (t *Table) Refresh(ctx context.Context) error {
 	return nil
 }
 
-// Spec is the table's current schema with its FILE and VECTOR columns,
-// declared by the table properties.
+// Spec is the table's current schema with its columns of registered column
+// types (FILE, VECTOR, ...: data/coltype), declared by the table properties
+// that are those types' writer properties.
 func (t *Table) Spec() (*schemaspec.Spec, error) {
 	return t.specOf(t.tbl.Schema())
 }
@@ -59,26 +60,30 @@ func (t *Table) specOf(schema *iceberg.Schema) (*schemaspec.Spec, error) {
 	return spec, nil
 }
 
-// declarations are the table's FILE and VECTOR declarations restricted to
-// the top-level columns of schema.
+// declarations are the table's declarations of every registered column
+// type, its property's entries restricted to the top-level columns of
+// schema. An entry is COLUMN:SPELLING, or the bare column name for a type
+// its field declares (FromField).
 func (t *Table) declarations(schema *iceberg.Schema) map[string]string {
 	props := t.tbl.Properties()
 	top := func(name string) bool {
 		return slices.ContainsFunc(schema.Fields(), func(f iceberg.NestedField) bool { return f.Name == name })
 	}
-	var files, vectors []string
-	for _, f := range coltype.SplitList(props[PropFileColumns]) {
-		if top(f) {
-			files = append(files, f)
+	out := map[string]string{}
+	for _, ct := range coltype.Types() {
+		var kept []string
+		for _, e := range coltype.SplitList(props[ct.Property]) { // commas inside <> are a declaration's
+			name := e
+			if ct.FromField == nil {
+				name, _, _ = strings.Cut(e, ":")
+			}
+			if top(strings.TrimSpace(name)) {
+				kept = append(kept, e)
+			}
 		}
+		out[ct.Property] = strings.Join(kept, ",")
 	}
-	for _, v := range coltype.SplitList(props[PropVectorColumns]) { // commas inside <> are a declaration's
-		name, _, _ := strings.Cut(v, ":")
-		if top(strings.TrimSpace(name)) {
-			vectors = append(vectors, v)
-		}
-	}
-	return map[string]string{PropFileColumns: strings.Join(files, ","), PropVectorColumns: strings.Join(vectors, ",")}
+	return out
 }
 
 // FooterAnnotations reports whether the table writes FILE and VECTOR into

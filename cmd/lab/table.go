@@ -19,10 +19,10 @@ import (
 	"github.com/spf13/viper"
 
 	"github.com/coltype-lab/lab/data"
+	"github.com/coltype-lab/lab/data/coltype"
 	"github.com/coltype-lab/lab/data/jsonrow"
 	"github.com/coltype-lab/lab/data/schemaspec"
 	"github.com/coltype-lab/lab/table"
-	"github.com/coltype-lab/lab/types/vector"
 )
 
 func init() { commands = append(commands, newTableCommand) }
@@ -507,15 +507,11 @@ func printDescription(w io.Writer, d *table.Description) error {
 	fmt.Fprintf(w, "  footer annotations: %v (%s)\n", d.FooterAnnotations, table.PropFooterAnnotations)
 	fmt.Fprintln(w, "schema:")
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	labTypes := columnTypeNames(d.Columns)
 	for _, f := range d.Schema.Fields() {
 		typ := f.Type.String()
-		if slices.Contains(d.FileColumns, f.Name) {
-			typ = "file: " + typ
-		}
-		for _, vc := range d.VectorColumns {
-			if v, err := vector.ParseDeclaration(vc); err == nil && v.Column == f.Name {
-				typ = v.TypeName() + ": " + typ
-			}
+		if lt, ok := labTypes[f.Name]; ok {
+			typ = lt + ": " + typ
 		}
 		req := "optional"
 		if f.Required {
@@ -550,6 +546,23 @@ func printDescription(w io.Writer, d *table.Description) error {
 			orDash(s.Summary["added-data-files"]), orDash(s.Summary["added-records"]), first)
 	}
 	return tw.Flush()
+}
+
+// columnTypeNames maps each column of a registered column type
+// (table.Description.Columns) to the type as describe shows it: the
+// spelling its property entry gives ("vector<float32,3>"), or the type's
+// name for an entry that is the bare column name ("file").
+func columnTypeNames(columns map[string][]string) map[string]string {
+	out := map[string]string{}
+	for name, entries := range columns {
+		for _, e := range coltype.ParseEntries(strings.Join(entries, ",")) {
+			out[e.Column] = name
+			if e.Spelling != "" {
+				out[e.Column] = e.Spelling
+			}
+		}
+	}
+	return out
 }
 
 func partitionString(spec iceberg.PartitionSpec) string {

@@ -6,6 +6,11 @@
 // yields a DataFile whose counts, size and offsets describe the file; an
 // existing file is not replaced without Overwrite; Abort leaves nothing; and
 // every option the model cannot honour is refused, naming the model.
+//
+// A read-only model (one that reads files another model writes, such as a
+// columnar scan of one column) runs the read checks on files its case's
+// WriteSample writes, and instead of the writer's checks, one that every
+// writer is refused, naming the model, without touching a file.
 package registrytest
 
 import (
@@ -51,6 +56,13 @@ type Case[D any] struct {
 	// UnknownProperty, when set, is a writer property in the model's
 	// namespace that it does not honour: Build must refuse it.
 	UnknownProperty string
+	// WriteSample, when set, makes the case a read-only model's: it writes
+	// rows (nil for an empty file) to a new file at loc with another model,
+	// as the files the model reads are written, with its own writer
+	// properties (Properties are the model's writer's, and it has none).
+	// The suite reads those files and expects the model to refuse every
+	// writer.
+	WriteSample func(loc string, rows []D) error
 }
 
 // Projection is a read of Schema's fields that must give Want (rendered).
@@ -85,14 +97,22 @@ func Run[D any](t *testing.T, c Case[D]) {
 		t.Fatal("registrytest: the sample has no rows")
 	}
 	t.Run("RoundTrip", s.roundTrip)
-	t.Run("DataFile", s.dataFile)
+	if s.readOnly() {
+		// What the model's writer would write is not the model's: the
+		// writer checks become one that there is no writer.
+		t.Run("Unwritable", s.unwritable)
+	} else {
+		t.Run("DataFile", s.dataFile)
+	}
 	t.Run("Projection", s.projection)
 	t.Run("Splits", s.splits)
 	t.Run("EmptyFile", s.emptyFile)
-	t.Run("Overwrite", s.overwrite)
-	t.Run("Abort", s.abort)
+	if !s.readOnly() {
+		t.Run("Overwrite", s.overwrite)
+		t.Run("Abort", s.abort)
+	}
 	t.Run("RefusedOptions", s.refusedOptions)
-	if c.Content == iceberg.EntryContentPosDeletes {
+	if c.Content == iceberg.EntryContentPosDeletes && !s.readOnly() {
 		t.Run("PositionDeleteRules", s.positionDeleteRules)
 	}
 }
@@ -102,6 +122,8 @@ type suite[D any] struct {
 	reg  *registry.Registry
 	want []string
 }
+
+func (s *suite[D]) readOnly() bool { return s.c.WriteSample != nil }
 
 // contentWriter is what both the data and the position-delete writers are.
 type contentWriter[D any] interface {
@@ -172,9 +194,16 @@ func (s *suite[D]) writer(loc string, ws settings) (contentWriter[D], error) {
 	return b.Build()
 }
 
-// write writes rows to a new file at loc and returns its DataFile.
+// write writes rows to a new file at loc and returns its DataFile (nil
+// for a read-only model, whose files WriteSample writes).
 func (s *suite[D]) write(t *testing.T, loc string, rows []D) iceberg.DataFile {
 	t.Helper()
+	if s.readOnly() {
+		if err := s.c.WriteSample(loc, rows); err != nil {
+			t.Fatalf("%s: write the sample: %v", s.c.Model.Name(), err)
+		}
+		return nil
+	}
 	w, err := s.writer(loc, settings{})
 	if err != nil {
 		t.Fatalf("%s: build the writer: %v", s.c.Model.Name(), err)
@@ -388,7 +417,7 @@ func (s *suite[D]) splits(t *testing.T) {
 func (s *suite[D]) emptyFile(t *testing.T) {
 	loc := s.location(t)
 	df := s.write(t, loc, nil)
-	if df.Count() != 0 {
+	if df != nil && df.Count() != 0 {
 		t.Errorf("%s: an empty file's DataFile counts %d rows", s.c.Model.Name(), df.Count())
 	}
 	if got, _ := s.read(t, loc, nil); len(got) != 0 {
@@ -447,6 +476,38 @@ func (s *suite[D]) abort(t *testing.T) {
 	}
 }
 
+// unwritable checks a read-only model: a writer, for a new file or over an
+// existing one with Overwrite, is refused naming the model, and neither
+// file is created or changed.
+func (s *suite[D]) unwritable(t *testing.T) {
+	name := s.c.Model.Name()
+	refused := func(what, loc string, ws settings) {
+		t.Helper()
+		w, err := s.writer(loc, ws)
+		if err == nil {
+			w.Abort()
+		}
+		if !errors.Is(err, registry.ErrUnsupportedOption) || !strings.Contains(err.Error(), name) {
+			t.Errorf("%s: %s: %v, want ErrUnsupportedOption naming the model", name, what, err)
+		}
+	}
+	fresh := s.location(t)
+	refused("a writer", fresh, settings{})
+	if ents, _ := os.ReadDir(filepath.Dir(fresh)); len(ents) != 0 {
+		t.Errorf("%s: the refused writer left %v", name, names(ents))
+	}
+	loc := s.sample(t)
+	before, err := os.ReadFile(loc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	refused("a writer with Overwrite over an existing file", loc, settings{overwrite: true})
+	if after, _ := os.ReadFile(loc); !slices.Equal(after, before) {
+		t.Errorf("%s: the refused writer changed the existing file", name)
+	}
+	assertOnlyFile(t, loc)
+}
+
 func assertOnlyFile(t *testing.T, loc string) {
 	t.Helper()
 	ents, _ := os.ReadDir(filepath.Dir(loc))
@@ -494,6 +555,9 @@ func (s *suite[D]) refusedOptions(t *testing.T) {
 	if !s.c.Honours.Encryption {
 		refused(t, "read with a file encryption key", read(func(b *registry.ReadBuilder[D]) { b.WithFileEncryptionKey(make([]byte, 16)) }))
 		refused(t, "read with an AAD prefix", read(func(b *registry.ReadBuilder[D]) { b.WithAADPrefix([]byte("aad")) }))
+	}
+	if s.readOnly() {
+		return // every writer is refused (Unwritable)
 	}
 	write := func(ws settings) error {
 		w, err := s.writer(s.location(t), ws)

@@ -220,6 +220,91 @@ func TestSuiteCatchesBrokenModels(t *testing.T) {
 	}
 }
 
+// readLines is the lines model made read-only, as a scan of files another
+// model writes is: it reads what linesModel writes and refuses to write,
+// unless broken "writes".
+type readLines struct{ lines linesModel }
+
+const readLinesName = "read-lines"
+
+func (readLines) Name() string                { return readLinesName }
+func (readLines) Format() registry.FileFormat { return registry.AVRO }
+func (readLines) RowType() reflect.Type       { return reflect.TypeFor[*data.Record]() }
+
+func (m readLines) NewAppender(out registry.OutputFile, opts registry.WriteOptions) (registry.FileAppender[*data.Record], error) {
+	if m.lines.broken == "writes" {
+		return m.lines.NewAppender(out, opts)
+	}
+	return nil, registry.UnsupportedOption(readLinesName, "writing (write lines with "+linesName+")")
+}
+
+func (m readLines) NewReader(in registry.InputFile, opts registry.ReadOptions) (registry.Reader[*data.Record], error) {
+	if err := registry.RefuseReadOptions(readLinesName, opts); err != nil {
+		return nil, err
+	}
+	return m.lines.NewReader(in, opts)
+}
+
+func readLinesCase(broken string) registrytest.Case[*data.Record] {
+	c := linesCase(broken)
+	c.Model = readLines{lines: linesModel{broken: broken}}
+	c.UnknownProperty = ""
+	// The sample is written by the (correct) lines model, through a
+	// registry of its own.
+	writers := registry.New()
+	if err := writers.Register(linesModel{}); err != nil {
+		panic(err)
+	}
+	c.WriteSample = func(loc string, rows []*data.Record) error {
+		b, err := registry.DataWriteBuilderIn[*data.Record](writers, registry.AVRO, registry.LocalOutput(loc))
+		if err != nil {
+			return err
+		}
+		w, err := b.Schema(linesSchema).Build()
+		if err != nil {
+			return err
+		}
+		for _, r := range rows {
+			if err := w.Write(r); err != nil {
+				w.Abort()
+				return err
+			}
+		}
+		return w.Close()
+	}
+	return c
+}
+
+func TestSuiteOnReadOnlyLines(t *testing.T) {
+	registrytest.Run(t, readLinesCase(os.Getenv(breakEnv)))
+}
+
+// A read-only model runs the read checks, and one that writes after all
+// is caught.
+func TestSuiteCatchesBrokenReadOnlyModels(t *testing.T) {
+	if os.Getenv(breakEnv) != "" {
+		t.Skip("inside a broken run")
+	}
+	for _, tt := range []struct{ broken, want string }{
+		{"writes", "read-lines: a writer: <nil>, want ErrUnsupportedOption naming the model"},
+		{"split", "2 splits: 100 rows, want 50"},
+		{"eof", "read-lines: Next after io.EOF = read past the end, want io.EOF again"},
+	} {
+		t.Run(tt.broken, func(t *testing.T) {
+			cmd := exec.Command(os.Args[0], "-test.run=^TestSuiteOnReadOnlyLines$", "-test.count=1")
+			cmd.Env = append(os.Environ(), breakEnv+"="+tt.broken)
+			out, err := cmd.CombinedOutput()
+			var exit *exec.ExitError
+			if !errors.As(err, &exit) {
+				t.Fatalf("the suite passed a read-only model broken by %q (%v):\n%s", tt.broken, err, out)
+			}
+			if !strings.Contains(string(out), tt.want) {
+				t.Fatalf("the suite failed the read-only model broken by %q without saying %q:\n%s", tt.broken, tt.want, out)
+			}
+		})
+	}
+}
+
 // deleteLines is a small position-delete model written without the
 // registry's adapter, holding the spec's rules itself unless broken.
 type deleteLines struct{ broken string }
