@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 
 	pvariant "github.com/apache/arrow-go/v18/parquet/variant"
 
@@ -34,7 +33,6 @@ import (
 // metaEntry is a parsed and checked metadata and the ids of the shredded
 // field names of each object layout in it (-1: not in the dictionary).
 type metaEntry struct {
-	id   int // in the order the cache met them
 	meta pvariant.Metadata
 	ids  map[*variant.Layout][]int32
 	err  error
@@ -44,8 +42,7 @@ type metaEntry struct {
 const metaCacheMax = 4096
 
 type metaCache struct {
-	m    map[string]*metaEntry
-	made int
+	m map[string]*metaEntry
 }
 
 func (c *metaCache) get(b []byte) *metaEntry {
@@ -56,8 +53,7 @@ func (c *metaCache) get(b []byte) *metaEntry {
 		c.m = map[string]*metaEntry{}
 	}
 	owned := append([]byte(nil), b...)
-	c.made++
-	e := &metaEntry{id: c.made}
+	e := &metaEntry{}
 	e.meta, e.err = variant.DecodeMetadata(owned)
 	c.m[string(owned)] = e
 	return e
@@ -101,24 +97,10 @@ func (a *valueArena) copy(b []byte) []byte {
 type vassembler struct {
 	cache metaCache
 	arena valueArena
-	check struct { // checkPending's scratch
-		offs      []int
-		data, arr []byte
-	}
 	// trust is 1 when assembled values skip validation
 	// (trustAssembled), -1 when not, 0 before the first row.
 	trust int8
-	// The rows nextValue assembled ahead (readAhead) and the next to hand
-	// out; pending are their residuals, validated together.
-	ahead   []aheadValue
-	aheadAt int
-	pending []pendingResidual
-	// deferring is set while readAhead assembles: fastPair records each
-	// residual in pending (row: the row's index in ahead) instead of
-	// having arrow-go validate it alone.
-	deferring bool
-	row       int
-	out       []byte
+	out   []byte
 	// frames are per nesting level: the field entries and element offsets
 	// of the object or array being built.
 	// Pointers, so that a deeper level growing the slice moves no frame.
@@ -184,7 +166,7 @@ func (vr *variantRead) fastRow() (pvariant.Value, bool, error) {
 	owned := a.arena.copy(out)
 	if vr.trustAssembled() {
 		v, ok := variant.Assembled(e.meta, owned)
-		if ok && (!variantCheckAssembled || vr.checkAssembled(e.meta, owned)) {
+		if ok && (!variantCheckAssembled || checkAssembled(e.meta, owned)) {
 			return v, false, nil
 		}
 	}
@@ -201,24 +183,11 @@ func (vr *variantRead) fastRow() (pvariant.Value, bool, error) {
 // reaching a caller.
 var variantCheckAssembled = false
 
-func (vr *variantRead) checkAssembled(meta pvariant.Metadata, b []byte) bool {
-	if _, err := pvariant.NewWithMetadata(meta, b); err != nil && !vr.residualRefused() {
+func checkAssembled(meta pvariant.Metadata, b []byte) bool {
+	if _, err := pvariant.NewWithMetadata(meta, b); err != nil {
 		panic(fmt.Sprintf("variant fast path assembled an invalid value %x: %v", b, err))
 	}
 	return true
-}
-
-// residualRefused reports whether arrow-go refuses a residual of the row
-// readAhead is assembling: checkPending refuses that row, so its value is
-// invalid through no fault of the assembly.
-func (vr *variantRead) residualRefused() bool {
-	a := &vr.asm
-	for i := len(a.pending) - 1; i >= 0 && a.pending[i].row == a.row; i-- {
-		if _, err := pvariant.NewWithMetadata(a.pending[i].meta.meta, a.pending[i].b); err != nil {
-			return true
-		}
-	}
-	return false
 }
 
 // trustedLayoutDepth bounds the nesting of a shredded layout whose
@@ -278,10 +247,7 @@ func (vr *variantRead) fastPair(e *metaEntry, l *variant.Layout, value, typed *v
 			}
 			// Bytes from the file: arrow-go validates them here, since
 			// fastRow does not validate the value they go into.
-			switch {
-			case vr.asm.deferring:
-				vr.asm.pending = append(vr.asm.pending, pendingResidual{row: vr.asm.row, meta: e, value: value, b: residual})
-			case vr.trustAssembled():
+			if vr.trustAssembled() {
 				if _, err := pvariant.NewWithMetadata(e.meta, residual); err != nil {
 					return out, false, errSlow
 				}
@@ -467,161 +433,11 @@ func variantFieldIndex(fields []variant.Field, name string) int { return fieldIn
 
 // nextValue reads the next variant of vr: the fast path, or
 // variant.ReconstructWith for what it leaves. null reports a SQL NULL.
-// left is how many rows the row group still holds for the read, this one
-// included: the fast path assembles up to aheadRows of them at once
-// (readAhead).
-func (vr *variantRead) nextValue(p variant.Policy, left int64) (pvariant.Value, bool, error) {
-	a := &vr.asm
-	if a.aheadAt < len(a.ahead) {
-		r := a.ahead[a.aheadAt]
-		a.ahead[a.aheadAt] = aheadValue{}
-		a.aheadAt++
-		return r.v, r.null, r.err
-	}
-	// Only a variant that occurs once a row (no repetition above it): left
-	// counts rows, not the occurrences of a variant in a list.
-	if left > 1 && vr.baseRep == 0 && (p == variant.Refuse || p == variant.NullInvalid) && !variantReadSlow && vr.trustAssembled() {
-		return vr.readAhead(p, int(min(left, aheadRows)))
-	}
-	return vr.oneValue(p)
-}
-
-// aheadRows is how many rows readAhead assembles before arrow-go validates
-// their residuals.
-const aheadRows = 256
-
-type aheadValue struct {
-	v    pvariant.Value
-	null bool
-	err  error
-}
-
-// pendingResidual is a residual value of row, from the value column of
-// value, not validated yet.
-type pendingResidual struct {
-	row   int
-	meta  *metaEntry
-	value *vnode
-	b     []byte
-}
-
-// readAhead assembles n rows, then has arrow-go validate all their
-// residuals with one call per metadata (valueBatch), and returns the
-// first. Validated alone, a residual cost a call that clears arrow-go's
-// validation stack, as much as the rest of its row's assembly; most rows
-// have one (a field the layout does not shred). A row whose residual
-// arrow-go refuses is refused as the slow path refuses it, naming the
-// path (read as null under NullInvalid); the rows before and after it are
-// as read.
-func (vr *variantRead) readAhead(p variant.Policy, n int) (pvariant.Value, bool, error) {
-	a := &vr.asm
-	a.ahead, a.aheadAt, a.pending = a.ahead[:0], 0, a.pending[:0]
-	a.deferring = true
-	for i := range n {
-		a.row = i
-		v, null, err := vr.oneValue(p)
-		a.ahead = append(a.ahead, aheadValue{v: v, null: null, err: err})
-		if err != nil {
-			break // the columns' positions are not known past an error
-		}
-	}
-	a.deferring = false
-	vr.checkPending(p)
-	return vr.nextValue(p, 0)
-}
-
-// checkPending validates the pending residuals, a batch per metadata, and
-// turns the row of each one arrow-go refuses into its error.
-func (vr *variantRead) checkPending(p variant.Policy) {
-	a := &vr.asm
-	if len(a.pending) == 0 {
-		return
-	}
-	// Group by metadata; most row groups have a handful.
-	slices.SortStableFunc(a.pending, func(x, y pendingResidual) int {
-		return cmp.Compare(x.meta.id, y.meta.id)
-	})
-	for start := 0; start < len(a.pending); {
-		end := start + 1
-		for end < len(a.pending) && a.pending[end].meta == a.pending[start].meta {
-			end++
-		}
-		group := a.pending[start:end]
-		if !vr.validGroup(group) {
-			for _, r := range group {
-				if _, err := pvariant.NewWithMetadata(r.meta.meta, r.b); err != nil {
-					vr.refuseAhead(p, r, err)
-				}
-			}
-		}
-		start = end
-	}
-	clear(a.pending) // they point into pages
-	a.pending = a.pending[:0]
-}
-
-// validGroup reports whether arrow-go accepts every residual of group,
-// laid out as the elements of one array under their metadata.
-func (vr *variantRead) validGroup(group []pendingResidual) bool {
-	b := &vr.asm.check
-	b.offs, b.data = b.offs[:0], b.data[:0]
-	for _, r := range group {
-		if len(r.b) == 0 {
-			return false // an empty value is no value; NewWithMetadata says so
-		}
-		b.offs = append(b.offs, len(b.data))
-		b.data = append(b.data, r.b...)
-	}
-	buf := b.arr[:0]
-	buf = variant.AppendArrayHeader(buf, len(b.offs), len(b.data))
-	buf = variant.AppendOffsets(buf, b.offs, len(b.data))
-	buf = append(buf, b.data...)
-	b.arr = buf
-	_, err := pvariant.NewWithMetadata(group[0].meta.meta, buf)
-	return err == nil
-}
-
-// refuseAhead makes the row of r, read ahead, fail as the slow path fails
-// a residual arrow-go refuses.
-func (vr *variantRead) refuseAhead(p variant.Policy, r pendingResidual, err error) {
-	a := &vr.asm
-	if r.row >= len(a.ahead) || a.ahead[r.row].err != nil {
-		return
-	}
-	err = fmt.Errorf("%s: value column: %w", variantPathOf(r.value), err)
-	if p == variant.NullInvalid {
-		err = &variant.InvalidAsNull{Err: err}
-	}
-	a.ahead[r.row] = aheadValue{err: fmt.Errorf("variant column %q: %w", vr.path, err)}
-}
-
-// variantPathOf is the variant path ("$.user", "$.items[]") of the value
-// column of a pair: its Parquet path within the variant, without the
-// typed_value groups and the LIST levels.
-func variantPathOf(value *vnode) string {
-	parts := strings.Split(value.f.path, ".")
-	var sb strings.Builder
-	sb.WriteString("$")
-	for i := 1; i < len(parts)-1; i++ {
-		switch {
-		case parts[i] == variantTypedValueName:
-		case parts[i] == "list" && i+1 < len(parts)-1 && parts[i+1] == "element":
-			sb.WriteString("[]")
-			i++
-		default:
-			sb.WriteString("." + parts[i])
-		}
-	}
-	return sb.String()
-}
-
-// oneValue reads the next row's value with its residuals validated alone.
-func (vr *variantRead) oneValue(p variant.Policy) (pvariant.Value, bool, error) {
+func (vr *variantRead) nextValue(p variant.Policy) (pvariant.Value, bool, error) {
 	if err := vr.gather(); err != nil {
 		return pvariant.Value{}, false, err
 	}
 	if (p == variant.Refuse || p == variant.NullInvalid) && !variantReadSlow {
-		mark := len(vr.asm.pending)
 		v, null, err := vr.fastRow()
 		switch {
 		case err == nil:
@@ -629,9 +445,6 @@ func (vr *variantRead) oneValue(p variant.Policy) (pvariant.Value, bool, error) 
 		case !errors.Is(err, errSlow):
 			return pvariant.Value{}, false, fmt.Errorf("variant column %q: %w", vr.path, err)
 		}
-		// The slow path checks what it reads itself.
-		clear(vr.asm.pending[mark:])
-		vr.asm.pending = vr.asm.pending[:mark]
 		vr.rewind()
 	}
 	vr.slowRows++

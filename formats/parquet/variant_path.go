@@ -401,7 +401,7 @@ func (r *recordReader) sourceValue(s *variantSource) (pvariant.Value, bool, erro
 	if s.row == r.row {
 		return s.v, s.null, nil
 	}
-	v, null, err := s.vr.nextValue(r.variantPolicy, r.left)
+	v, null, err := s.vr.nextValue(r.variantPolicy)
 	var invalid *variant.InvalidAsNull
 	if err != nil && errors.As(err, &invalid) {
 		r.invalid = append(r.invalid, InvalidValue{Row: r.row, Column: s.vr.path, Err: invalid.Err})

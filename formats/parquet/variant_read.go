@@ -583,8 +583,8 @@ func ReadVariantPath(in registry.InputFile, column, path string) (*VariantPathRe
 					return err
 				}
 			}
-			for row := range rg.NumRows {
-				v, null, err := vr.nextValue(variant.Refuse, rg.NumRows-row)
+			for range rg.NumRows {
+				v, null, err := vr.nextValue(variant.Refuse)
 				if err != nil {
 					return fmt.Errorf("read %s: %w", in.Location, err)
 				}
