@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"math/rand/v2"
+	"os"
 	"strings"
 	"testing"
 
@@ -15,8 +17,10 @@ import (
 	pvariant "github.com/apache/arrow-go/v18/parquet/variant"
 	"github.com/apache/iceberg-go"
 	pq "github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/encoding/thrift"
 
 	"github.com/coltype-lab/lab/data"
+	"github.com/coltype-lab/lab/formats/parquet/internal/pages"
 	"github.com/coltype-lab/lab/registry"
 	"github.com/coltype-lab/lab/variant"
 )
@@ -562,5 +566,139 @@ func TestVariantReadArraysAcrossCursorBuffers(t *testing.T) {
 	}
 	if layoutDepth(vr.layout) < 3 {
 		t.Fatalf("the array was not shredded: layout %s", vr.layout)
+	}
+}
+
+// TestVariantReadRefusesAnInvalidResidual: the fast path has arrow-go
+// validate each residual, which the assembly copies verbatim (a long string
+// whose length runs past its bytes, in a page with a checksum that fits).
+// Its row is refused naming the path under the default policy; under
+// read.variant.invalid=null that row reads as null, is reported, and every
+// other row reads as written.
+func TestVariantReadRefusesAnInvalidResidual(t *testing.T) {
+	const bad = 300
+	marker := "MARKER" + strings.Repeat("m", 70) // a long string: 0x40, 4-byte length, bytes
+	var values []pvariant.Value
+	for i := range 600 {
+		js := fmt.Sprintf(`{"user": {"id": %d}, "n": %d}`, 100_000+i, i)
+		if i == bad {
+			js = fmt.Sprintf(`{"user": {"id": %q}, "n": %d}`, marker, i)
+		}
+		v, err := pvariant.ParseJSON(js, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		values = append(values, v)
+	}
+	sc := iceberg.NewSchema(0,
+		iceberg.NestedField{ID: 1, Name: "id", Type: iceberg.PrimitiveTypes.Int64, Required: true},
+		iceberg.NestedField{ID: 2, Name: "v", Type: iceberg.VariantType{}},
+	)
+	path := t.TempDir() + "/bad.parquet"
+	writeInternal(t, path, sc, map[string]string{
+		PropShredVariants: "true", PropVariantInferenceRows: "200", PropCompressionCodec: "uncompressed",
+	}, values)
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Break the long string's length in the data page that holds it, and
+	// give the page a checksum that fits (a forger can compute it too).
+	// The page header must keep its length: a checksum whose varint is
+	// longer is avoided by changing a byte of the string's own text.
+	pf, err := pq.OpenFile(bytes.NewReader(raw), int64(len(raw)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	patched := false
+	for _, cc := range pf.Metadata().RowGroups[0].Columns {
+		md := &cc.MetaData
+		if strings.Join(md.PathInSchema, ".") != "v.typed_value.user.typed_value.id.value" {
+			continue
+		}
+		for pos := md.DataPageOffset; pos < md.DataPageOffset+md.TotalCompressedSize && !patched; {
+			h, n, err := pages.DecodeHeader(raw[pos:])
+			if err != nil {
+				t.Fatal(err)
+			}
+			body := raw[pos+int64(n) : pos+int64(n)+int64(h.CompressedPageSize)]
+			pos += int64(n) + int64(h.CompressedPageSize)
+			at := bytes.Index(body, []byte(marker))
+			if at < 0 {
+				continue
+			}
+			if body[at-5] != 0x40 || body[at-4] != byte(len(marker)) {
+				t.Fatalf("the marker is not a long string: % x", body[at-5:at])
+			}
+			body[at-4] = 0xff // the string's length now runs past its bytes
+			for k := 0; ; k++ {
+				body[at+len(marker)-1] = byte('a' + k%26)
+				h.CRC = int32(crc32.ChecksumIEEE(body))
+				hb, err := thrift.Marshal(new(thrift.CompactProtocol), &h)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(hb) == n {
+					copy(raw[pos-int64(len(body))-int64(n):], hb)
+					break
+				}
+			}
+			patched = true
+		}
+	}
+	if !patched {
+		t.Fatal("no data page holds the marker")
+	}
+	if err := os.WriteFile(path, raw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	read := func(policy string) ([]pvariant.Value, []InvalidValue, error) {
+		r, err := newRecordReader(registry.LocalInput(path), registry.ReadOptions{CaseSensitive: true, Properties: map[string]string{variant.ReadPolicyKey: policy}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		var out []pvariant.Value
+		var invalid []InvalidValue
+		for {
+			rec, err := r.Next()
+			if errors.Is(err, io.EOF) {
+				return out, invalid, nil
+			}
+			if err != nil {
+				return out, invalid, err
+			}
+			v, _ := rec.Get(1).(pvariant.Value)
+			out = append(out, v)
+			invalid = append(invalid, r.TakeInvalid()...)
+		}
+	}
+	got, _, err := read("error")
+	if err == nil || !strings.Contains(err.Error(), "$.user.id: value column") || !strings.Contains(err.Error(), `"v"`) || !strings.Contains(err.Error(), "data requires 255 bytes") {
+		t.Fatalf("default policy: %v, want the row refused naming $.user.id", err)
+	}
+	if len(got) != bad {
+		t.Fatalf("default policy: %d rows before the error, want %d", len(got), bad)
+	}
+	got, invalid, err := read("null")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(values) || len(invalid) != 1 || invalid[0].Row != bad {
+		t.Fatalf("null policy: %d rows, invalid %v; want %d rows and row %d reported", len(got), invalid, len(values), bad)
+	}
+	for i, v := range got {
+		if i == bad {
+			if v.Bytes() != nil {
+				t.Fatalf("row %d: %s, want null", i, v)
+			}
+			continue
+		}
+		if err := variant.Equal(v, values[i]); err != nil {
+			t.Fatalf("row %d: %v", i, err)
+		}
+	}
+	if !strings.Contains(invalid[0].Err.Error(), "$.user.id: value column") {
+		t.Fatalf("null policy reports %v, want the path", invalid[0].Err)
 	}
 }
