@@ -22,6 +22,7 @@ import (
 
 	"github.com/coltype-lab/lab/data"
 	"github.com/coltype-lab/lab/formats/parquet/filecol"
+	"github.com/coltype-lab/lab/internal/publish"
 	"github.com/coltype-lab/lab/registry"
 	"github.com/coltype-lab/lab/types/file"
 )
@@ -346,26 +347,25 @@ func writeFileRefLayout(dir, layout string, images [][]byte) (err error) {
 			values[i] = &file.Value{Inline: b, ContentType: ct}
 		}
 	case FileRefPack:
-		f, err := os.Create(filepath.Join(dir, fileRefPack))
+		f, err := publish.Create(filepath.Join(dir, fileRefPack), true)
 		if err != nil {
 			return err
 		}
+		defer f.Abort() // after Commit, nothing
 		w := bufio.NewWriterSize(f, 1<<20)
 		var off int64
 		uri := file.Ptr(fileRefPack)
 		for i, b := range images {
 			if _, err := w.Write(b); err != nil {
-				f.Close()
 				return err
 			}
 			values[i] = &file.Value{URI: uri, Offset: file.Ptr(off), Size: file.Ptr(int64(len(b))), ContentType: ct}
 			off += int64(len(b))
 		}
 		if err := w.Flush(); err != nil {
-			f.Close()
 			return err
 		}
-		if err := f.Close(); err != nil {
+		if err := f.Commit(); err != nil {
 			return err
 		}
 	case FileRefFiles:
@@ -374,7 +374,7 @@ func writeFileRefLayout(dir, layout string, images [][]byte) (err error) {
 		}
 		for i, b := range images {
 			name := fmt.Sprintf("%s/%06d.png", fileRefFileDir, i)
-			if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(name)), b, 0o644); err != nil {
+			if err := publish.WriteFile(filepath.Join(dir, filepath.FromSlash(name)), b, 0o644); err != nil {
 				return err
 			}
 			values[i] = &file.Value{URI: file.Ptr(name), ContentType: ct}

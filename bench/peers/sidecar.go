@@ -2,8 +2,8 @@ package peers
 
 import (
 	"fmt"
-	"os"
 
+	"github.com/coltype-lab/lab/internal/publish"
 	"github.com/coltype-lab/lab/types/vector"
 )
 
@@ -18,7 +18,7 @@ func WriteSidecar(path string, m vector.Matrix) error {
 	if err != nil {
 		return fmt.Errorf("sidecar %s: %w", path, err)
 	}
-	if err := os.WriteFile(path, b, 0o644); err != nil {
+	if err := publish.WriteFile(path, b, 0o644); err != nil {
 		return fmt.Errorf("sidecar: %w", err)
 	}
 	return nil

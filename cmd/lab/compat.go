@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -33,10 +34,13 @@ them). It prints the matrix as a Markdown table (rows: cases, columns:
 readers), or as JSON.
 
 --write replaces the generated table in a Markdown file (between its
-markers; the hand-written text stays), which is how spec/COMPAT.md is made.
-It needs apache/parquet-testing (--parquet-testing or $PARQUET_TEST_DATA):
-without it the matrix lacks a case, so --write refuses rather than drop
-that row from the file.
+markers; the hand-written text stays), which is how maintainers regenerate
+the checked-in spec/COMPAT.md: --write spec/COMPAT.md rewrites that file in
+place. It needs apache/parquet-testing (--parquet-testing or
+$PARQUET_TEST_DATA): without it the matrix lacks a case, so --write refuses
+rather than drop that row from the file. For the same reason --write with
+--readers is refused (exit status 2) when the file's generated table has a
+column for a reader --readers leaves out.
 The expected matrix the tests pin is spec/compat/expected.json
 (go test ./spec/compat -update rewrites it).
 
@@ -50,12 +54,17 @@ annotations opted in) and reads each with iceberg-go's own scan (in a child
 process: its panics end the process), icebird and DuckDB's read_parquet over
 the data files the table lists, classing each table × reader ok, error,
 crash or wrong against the rows appended, column by column. --write then
-replaces the "Tables" section's generated part; its expected outcomes are
-spec/compat/table_expected.json.`,
+replaces the "Tables" section's generated part (refused with --readers
+as above); its expected outcomes are spec/compat/table_expected.json.`,
 		Example: `  lab compat
-  PARQUET_TEST_DATA=../parquet-testing lab compat --write spec/COMPAT.md
   lab compat --json --readers parquet-go,duckdb
   PARQUET_TEST_DATA=../parquet-testing lab compat
+  lab compat --tables
+  PARQUET_TEST_DATA=../parquet-testing lab compat --write /tmp/COMPAT.md
+
+  # Maintainers only: regenerate the checked-in spec/COMPAT.md from the
+  # repository root. These rewrite that file in place; review the diff.
+  PARQUET_TEST_DATA=../parquet-testing lab compat --write spec/COMPAT.md
   lab compat --tables --write spec/COMPAT.md`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -65,23 +74,42 @@ spec/compat/table_expected.json.`,
 				}
 				return nil
 			}
+			names, write := v.GetStringSlice("compat.readers"), v.GetString("compat.write")
 			if v.GetBool("compat.tables") {
-				readers, err := selectTableReaders(v.GetStringSlice("compat.readers"))
+				readers, err := selectTableReaders(names)
 				if err != nil {
 					return usageError{err}
 				}
-				return runCompatTables(cmd.Context(), cmd.OutOrStdout(), readers, v.GetBool("compat.json"), v.GetString("compat.write"))
+				if write != "" && len(names) > 0 {
+					var selected []string
+					for _, r := range readers {
+						selected = append(selected, r.Name)
+					}
+					if err := compat.CheckTablesWriteKeepsReaders(write, selected); err != nil {
+						return writeReadersError(err)
+					}
+				}
+				return runCompatTables(cmd.Context(), cmd.OutOrStdout(), readers, v.GetBool("compat.json"), write)
 			}
-			readers, err := selectReaders(v.GetStringSlice("compat.readers"))
+			readers, err := selectReaders(names)
 			if err != nil {
 				return usageError{err}
+			}
+			if write != "" && len(names) > 0 {
+				var selected []string
+				for _, r := range readers {
+					selected = append(selected, r.Name)
+				}
+				if err := compat.CheckWriteKeepsReaders(write, selected); err != nil {
+					return writeReadersError(err)
+				}
 			}
 			return runCompat(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), compatOptions{
 				golden:         v.GetString("compat.golden"),
 				parquetTesting: v.GetString("compat.parquet-testing"),
 				readers:        readers,
 				asJSON:         v.GetBool("compat.json"),
-				write:          v.GetString("compat.write"),
+				write:          write,
 			})
 		},
 	}
@@ -101,6 +129,17 @@ spec/compat/table_expected.json.`,
 		_ = v.BindPFlag("compat."+f, cmd.Flags().Lookup(f))
 	}
 	return cmd
+}
+
+// writeReadersError is the usage error of a --write that --readers would
+// make drop reader columns (compat.DroppedReadersError); other errors, such
+// as an unreadable file, are reported as they are.
+func writeReadersError(err error) error {
+	var de *compat.DroppedReadersError
+	if errors.As(err, &de) {
+		return usageError{fmt.Errorf("--write with --readers: %w; name every reader the file has in --readers, or leave --readers out to run them all", err)}
+	}
+	return fmt.Errorf("--write: %w", err)
 }
 
 type compatOptions struct {

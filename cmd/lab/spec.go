@@ -30,27 +30,38 @@ func newSpecCommand(v *viper.Viper) *cobra.Command {
 resolution cases (file/), one file per VECTOR layout and element type
 (vector/), and a shredded VARIANT file (variant/), each with a JSON sidecar
 of the values a reader must return. It replaces those three subdirectories.
+Without --dir it writes into a new temporary directory and prints it; only
+--dir spec/golden (a maintainer's command, from the repository root)
+rewrites the checked-in golden files.
 
 With --check it writes nothing: it regenerates the files in a temporary
-directory and compares them byte for byte with the ones under --dir, listing
-every file that is missing, unexpected or different, and exits with status 1
+directory and compares them byte for byte with the ones under --dir (default
+spec/golden, the checked-in ones), listing every file that is missing,
+unexpected or different, and exits with status 1
 if there is any. The same check runs as go test ./spec/golden.`,
 		Example: `  lab spec golden
   lab spec golden --check
-  lab spec golden --dir /tmp/golden --check --json`,
+  lab spec golden --dir /tmp/golden --check --json
+
+  # Maintainers only: regenerate the checked-in golden files from the
+  # repository root. This rewrites spec/golden in place; review the diff.
+  lab spec golden --dir spec/golden`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			dir := v.GetString("spec.golden.dir")
-			if dir == "" {
+			if dir == "" && v.IsSet("spec.golden.dir") {
 				return usageError{fmt.Errorf("--dir must not be empty")}
 			}
 			if v.GetBool("spec.golden.check") {
+				if dir == "" {
+					dir = golden.DefaultDir
+				}
 				return runGoldenCheck(cmd.OutOrStdout(), dir, v.GetBool("spec.golden.json"))
 			}
-			return runGoldenWrite(cmd.OutOrStdout(), dir, v.GetBool("spec.golden.json"))
+			return runGoldenWrite(cmd.OutOrStdout(), cmd.ErrOrStderr(), dir, v.GetBool("spec.golden.json"))
 		},
 	}
-	gold.Flags().String("dir", golden.DefaultDir, "golden directory (its file/, vector/ and variant/ subdirectories)")
+	gold.Flags().String("dir", "", "golden directory (its file/, vector/ and variant/ subdirectories); default: a new temporary directory to write, "+golden.DefaultDir+" to --check")
 	gold.Flags().Bool("check", false, "compare the files under --dir with freshly generated ones instead of writing")
 	gold.Flags().Bool("json", false, "print the result as JSON")
 	for _, f := range []string{"dir", "check", "json"} {
@@ -67,8 +78,17 @@ type goldenReport struct {
 	Differences []golden.Difference `json:"differences"`
 }
 
-func runGoldenWrite(out io.Writer, dir string, asJSON bool) error {
-	if err := golden.Generate(dir); err != nil {
+// runGoldenWrite writes the golden files under dir, or with dir empty into
+// a new temporary directory, which it names on errOut.
+func runGoldenWrite(out, errOut io.Writer, dir string, asJSON bool) error {
+	if dir == "" {
+		tmp, err := golden.GenerateTemp()
+		if err != nil {
+			return err
+		}
+		dir = tmp
+		fmt.Fprintf(errOut, "lab spec golden: no --dir: wrote to the new temporary directory %s (maintainers regenerate the checked-in files with --dir %s)\n", dir, golden.DefaultDir)
+	} else if err := golden.Generate(dir); err != nil {
 		return err
 	}
 	cases, err := golden.Load(dir)

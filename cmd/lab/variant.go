@@ -1,29 +1,18 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 
 	pvariant "github.com/apache/arrow-go/v18/parquet/variant"
-	"github.com/apache/iceberg-go"
-	pq "github.com/parquet-go/parquet-go"
-	"github.com/parquet-go/parquet-go/format"
 	"github.com/spf13/cobra"
 	"github.com/spf13/viper"
 
-	"github.com/coltype-lab/lab/data"
-	"github.com/coltype-lab/lab/data/jsonrow"
 	lparquet "github.com/coltype-lab/lab/formats/parquet"
-	"github.com/coltype-lab/lab/internal/safeopen"
 	"github.com/coltype-lab/lab/registry"
 	"github.com/coltype-lab/lab/variant"
 )
@@ -104,7 +93,7 @@ func runVariantAnalyze(out io.Writer, input, column string, rows int, write vari
 	cfg := variant.DefaultAnalyzerConfig()
 	cfg.BufferRows = rows
 	layout, rep := variant.Analyze(values, cfg)
-	a := variantAnalysis{Input: input, Column: column, Values: len(values), Report: rep, Layout: layout.String(), Sizes: map[string]int64{}}
+	a := variantAnalysis{Input: input, Column: column, Values: len(values), Report: rep, Layout: layout.String()}
 	name := column // the files below keep the column's name
 	if name == "" {
 		name = "v" // whole JSON lines have none
@@ -114,28 +103,14 @@ func runVariantAnalyze(out io.Writer, input, column string, rows int, write vari
 	} else {
 		a.ParquetSchema = (&variant.Layout{}).ParquetSchema(name)
 	}
-	tmp, err := os.MkdirTemp("", "lab-variant-")
+	shredProps := map[string]string{lparquet.PropShredVariants: "true", lparquet.PropVariantInferenceRows: strconv.Itoa(rows)}
+	sizes, err := variant.ColumnSizes(name, values, []variant.Encoding{{Name: "unshredded"}, {Name: "shredded", Props: shredProps}})
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(tmp)
-	shredProps := map[string]string{lparquet.PropShredVariants: "true", lparquet.PropVariantInferenceRows: strconv.Itoa(rows)}
-	for _, l := range []struct {
-		name  string
-		props map[string]string
-	}{{"unshredded", nil}, {"shredded", shredProps}} {
-		path := filepath.Join(tmp, l.name+".parquet")
-		if err := writeVariantColumn(path, name, values, l.props, false); err != nil {
-			return fmt.Errorf("write %s estimate: %w", l.name, err)
-		}
-		st, err := os.Stat(path)
-		if err != nil {
-			return err
-		}
-		a.Sizes[l.name] = st.Size()
-	}
+	a.Sizes = sizes
 	if write.path != "" {
-		if err := writeVariantColumn(write.path, name, values, shredProps, write.overwrite); err != nil {
+		if err := variant.WriteColumn(write.path, name, values, shredProps, write.overwrite); err != nil {
 			if errors.Is(err, registry.ErrFileExists) {
 				return fmt.Errorf("--write %s already exists; pass --overwrite to replace it", write.path)
 			}
@@ -166,39 +141,6 @@ func runVariantAnalyze(out io.Writer, input, column string, rows int, write vari
 	return nil
 }
 
-// writeVariantColumn writes values as the one VARIANT column name of a
-// Parquet file at path through the registry (zstd, its default); a zero
-// Value writes a null. Without overwrite an existing file is
-// registry.ErrFileExists.
-func writeVariantColumn(path, name string, values []pvariant.Value, props map[string]string, overwrite bool) error {
-	schema := iceberg.NewSchema(0, iceberg.NestedField{ID: 1, Name: name, Type: iceberg.VariantType{}})
-	b, err := registry.DataWriteBuilder[*data.Record](registry.PARQUET, registry.LocalOutput(path))
-	if err != nil {
-		return err
-	}
-	b.Schema(schema).SetAll(props)
-	if overwrite {
-		b.Overwrite()
-	}
-	w, err := b.Build()
-	if err != nil {
-		return err
-	}
-	rec := data.NewRecord(schema)
-	for _, v := range values {
-		if v.Bytes() == nil {
-			rec.Set(0, nil)
-		} else {
-			rec.Set(0, v)
-		}
-		if err := w.Write(rec); err != nil {
-			_ = w.Abort()
-			return err
-		}
-	}
-	return w.Close()
-}
-
 func typeHistogram(types map[string]int) string {
 	parts := make([]string, 0, len(types))
 	for t, n := range types {
@@ -208,97 +150,20 @@ func typeHistogram(types map[string]int) string {
 	return strings.Join(parts, " ")
 }
 
-// readVariantInput reads the values of INPUT: Parquet by its magic, JSON
-// Lines otherwise. It returns the column actually read.
+// readVariantInput reads the values of INPUT (variant.ReadInput: Parquet by
+// its magic, through the registry; JSON Lines otherwise) and returns the
+// column actually read, wording the errors for the command's flags.
 func readVariantInput(input, column string) ([]pvariant.Value, string, error) {
-	// Read twice (the magic, then from the start), so it must be a file; a
-	// FIFO would block os.Open.
-	f, err := safeopen.Open(input)
-	if err != nil {
-		return nil, "", err
+	values, column, err := variant.ReadInput(input, column)
+	var (
+		none *variant.NoVariantColumnError
+		fe   *variant.FormatError
+	)
+	switch {
+	case errors.As(err, &none):
+		return nil, "", usageError{fmt.Errorf("%s has no VARIANT column; name one with --column", input)}
+	case errors.As(err, &fe):
+		return nil, "", fmt.Errorf("%s starts with the magic of format %s; lab variant reads Parquet or JSON Lines", input, fe.Format)
 	}
-	defer f.Close()
-	// The registry knows every imported format's magic; anything it does
-	// not recognise is read as JSON Lines.
-	switch format, err := registry.DetectFormat(f); {
-	case errors.Is(err, registry.ErrUnknownFormat):
-	case err != nil:
-		return nil, "", fmt.Errorf("%s: %w", input, err)
-	case format == registry.PARQUET:
-		return readVariantParquet(f, input, column)
-	default:
-		return nil, "", fmt.Errorf("%s starts with the magic of format %s; lab variant reads Parquet or JSON Lines", input, format)
-	}
-	var values []pvariant.Value
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 64<<20)
-	line := 0
-	for sc.Scan() {
-		line++
-		b := bytes.TrimSpace(sc.Bytes())
-		if len(b) == 0 {
-			continue
-		}
-		if column != "" {
-			var obj map[string]json.RawMessage
-			if err := json.Unmarshal(b, &obj); err != nil {
-				return nil, "", fmt.Errorf("%s:%d: not a JSON object with member %q: %w", input, line, column, err)
-			}
-			m, ok := obj[column]
-			if !ok {
-				values = append(values, pvariant.Value{}) // absent: a SQL NULL
-				continue
-			}
-			b = m
-		}
-		v, err := jsonrow.ParseVariant(b) // lab write's checks, nesting limit included
-		if err != nil {
-			return nil, "", fmt.Errorf("%s:%d: %w", input, line, err)
-		}
-		values = append(values, v)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, "", fmt.Errorf("%s: %w", input, err)
-	}
-	return values, column, nil
-}
-
-func readVariantParquet(f *os.File, input, column string) ([]pvariant.Value, string, error) {
-	st, err := f.Stat()
-	if err != nil {
-		return nil, "", err
-	}
-	pf, err := pq.OpenFile(f, st.Size())
-	if err != nil {
-		return nil, "", fmt.Errorf("%s: %w", input, err)
-	}
-	if column == "" {
-		for _, fl := range pf.Schema().Fields() {
-			if lt := fl.Type().LogicalType(); !fl.Leaf() && lt != nil {
-				if _, ok := lt.Value.(*format.VariantType); ok {
-					column = fl.Name()
-					break
-				}
-			}
-		}
-		if column == "" {
-			return nil, "", usageError{fmt.Errorf("%s has no VARIANT column; name one with --column", input)}
-		}
-	}
-	layout, rows, err := variant.ReadParquet(pf, column)
-	if err != nil {
-		return nil, "", fmt.Errorf("%s: %w", input, err)
-	}
-	values := make([]pvariant.Value, len(rows))
-	for i, r := range rows {
-		if r.Null {
-			continue
-		}
-		v, err := variant.Reconstruct(layout, r)
-		if err != nil && !errors.Is(err, variant.ErrNullRow) {
-			return nil, "", fmt.Errorf("%s: column %s, row %d: %w", input, column, i, err)
-		}
-		values[i] = v
-	}
-	return values, column, nil
+	return values, column, err
 }

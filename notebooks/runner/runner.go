@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/coltype-lab/lab/internal/labroot"
+	"github.com/coltype-lab/lab/internal/publish"
 	"github.com/coltype-lab/lab/notebooks/notebook"
 )
 
@@ -186,7 +187,7 @@ func WriteIndex(out string, known []string, reproduce string) error {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(out, "README.md"), []byte(b.String()), 0o644)
+	return publish.WriteFile(filepath.Join(out, "README.md"), []byte(b.String()), 0o644)
 }
 
 // cell is s as one Markdown table cell.

@@ -6,7 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
+
+	"github.com/coltype-lab/lab/internal/publish"
 )
 
 // Markdown renders the matrix as a table: a row per case, a column per
@@ -89,6 +92,76 @@ func (m *Matrix) WriteInto(path string) error {
 	return replaceGenerated(path, BeginMarker, EndMarker, m.Markdown(), "", "generated-table markers")
 }
 
+// DroppedReadersError is a write that would drop reader columns from a
+// Markdown file: its generated table has columns for Readers, which the
+// readers about to be written leave out (lab compat --readers).
+type DroppedReadersError struct {
+	Path    string
+	Readers []string
+}
+
+func (e *DroppedReadersError) Error() string {
+	return fmt.Sprintf("%s: its generated table has columns for readers %s, which the selected readers leave out; writing would drop them",
+		e.Path, strings.Join(e.Readers, ", "))
+}
+
+// CheckWriteKeepsReaders returns a *DroppedReadersError when the generated
+// table of the Markdown file at path has a column for a reader not in
+// readers, so that writing a matrix of readers into it (WriteInto) would
+// drop that column. A missing file, or one without the markers, passes.
+func CheckWriteKeepsReaders(path string, readers []string) error {
+	return checkKeepsReaders(path, BeginMarker, EndMarker, readers)
+}
+
+// CheckTablesWriteKeepsReaders is CheckWriteKeepsReaders for the table
+// section (TableMatrix.WriteInto).
+func CheckTablesWriteKeepsReaders(path string, readers []string) error {
+	return checkKeepsReaders(path, TablesBegin, TablesEnd, readers)
+}
+
+func checkKeepsReaders(path, begin, end string, readers []string) error {
+	old, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	text := string(old)
+	i, j := strings.Index(text, begin), strings.Index(text, end)
+	if i < 0 || j < i {
+		return nil
+	}
+	var dropped []string
+	for _, r := range headerReaders(text[i+len(begin) : j]) {
+		if !slices.Contains(readers, r) {
+			dropped = append(dropped, r)
+		}
+	}
+	if len(dropped) > 0 {
+		return &DroppedReadersError{Path: path, Readers: dropped}
+	}
+	return nil
+}
+
+// headerReaders is the reader columns of the first table in a generated
+// part: the cells of its header row after the first ("case", "table").
+func headerReaders(part string) []string {
+	for line := range strings.Lines(part) {
+		line = strings.TrimSpace(line)
+		if !strings.HasPrefix(line, "|") {
+			continue
+		}
+		cells := strings.Split(strings.Trim(line, "|"), "|")
+		var out []string
+		for _, c := range cells[1:] {
+			out = append(out, strings.TrimSpace(c))
+		}
+		return out
+	}
+	return nil
+}
+
 // replaceGenerated replaces the text between the begin and end markers of
 // the Markdown file at path with body. A file without the markers gets
 // heading (if any), the markers and body appended; a file with one of them
@@ -112,7 +185,7 @@ func replaceGenerated(path, begin, end, body, heading, what string) error {
 		}
 		text += "\n" + heading + part + "\n"
 	}
-	return os.WriteFile(path, []byte(text), 0o644)
+	return publish.WriteFile(path, []byte(text), 0o644)
 }
 
 // ReadExpected reads an expected matrix.
@@ -139,5 +212,5 @@ func WriteExpected(path string, m *Matrix) error {
 	if err := enc.Encode(ExpectedOf(m)); err != nil {
 		return err
 	}
-	return os.WriteFile(path, buf.Bytes(), 0o644)
+	return publish.WriteFile(path, buf.Bytes(), 0o644)
 }

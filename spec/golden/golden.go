@@ -7,7 +7,8 @@
 //
 // Generate writes them; Check regenerates them in a temporary directory and
 // lists every file whose bytes differ from the checked-in ones. The tests
-// (`go test ./spec/golden -update`) and `lab spec golden` are the two doors.
+// (`go test ./spec/golden -update`) and `lab spec golden --dir spec/golden`
+// are the two doors that rewrite them.
 package golden
 
 import (
@@ -17,12 +18,17 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/coltype-lab/lab/internal/publish"
 )
 
 // DefaultDir is where the golden files live, relative to the module root.
+// It is what is read by default (Check, lab compat); nothing writes it
+// unless it is named (lab spec golden --dir spec/golden, go test -update).
 const DefaultDir = "spec/golden"
 
 // Kind is the column type a golden file is about; it is also the name of
@@ -126,7 +132,7 @@ func Load(dir string) ([]Case, error) {
 		}
 	}
 	if len(cases) == 0 {
-		return nil, fmt.Errorf("no golden sidecars under %s/{%s}; run lab spec golden", dir, strings.Join(kindNames(), ","))
+		return nil, fmt.Errorf("no golden sidecars under %s/{%s}; run lab spec golden --dir %s", dir, strings.Join(kindNames(), ","), dir)
 	}
 	return cases, nil
 }
@@ -141,7 +147,10 @@ func kindNames() []string {
 
 // Generate writes every golden file under dir, replacing the kinds'
 // subdirectories (files the generator no longer writes are removed).
-// The output is deterministic: two runs write the same bytes.
+// The output is deterministic: two runs write the same bytes. Every file
+// is generated first, in a temporary directory, and then published at
+// its place (internal/publish): a failed or interrupted run leaves each
+// file under dir whole, old or new, never truncated.
 func Generate(dir string) error {
 	tmp, err := os.MkdirTemp("", "golden-*")
 	if err != nil {
@@ -154,11 +163,85 @@ func Generate(dir string) error {
 	}
 	for _, k := range Kinds() {
 		dst := filepath.Join(dir, string(k))
-		if err := os.RemoveAll(dst); err != nil {
+		if err := publishTree(filepath.Join(gen, string(k)), dst); err != nil {
+			return fmt.Errorf("golden: writing %s: %w", dst, err)
+		}
+	}
+	return nil
+}
+
+// GenerateTemp writes every golden file into a new temporary directory and
+// returns it, for the caller to keep or remove: where lab spec golden
+// writes when it is given no directory, so that no command copied as given
+// rewrites the checked-in files.
+func GenerateTemp() (string, error) {
+	dir, err := os.MkdirTemp("", "lab-golden-")
+	if err != nil {
+		return "", err
+	}
+	if err := Generate(dir); err != nil {
+		_ = os.RemoveAll(dir)
+		return "", err
+	}
+	return dir, nil
+}
+
+// publishTree makes the tree at dst hold exactly the regular files of the
+// tree at src. What src does not have is removed first (so that nothing
+// stands where a file goes); then each file is published over its old
+// copy, with the mode os.CopyFS would give it.
+func publishTree(src, dst string) error {
+	files, err := listFiles(src)
+	if err != nil {
+		return err
+	}
+	keep := map[string]bool{}
+	for _, f := range files {
+		for p := f; p != "."; p = path.Dir(p) {
+			keep[p] = true
+		}
+	}
+	var stale []string
+	err = filepath.WalkDir(dst, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || p == dst {
 			return err
 		}
-		if err := os.CopyFS(dst, os.DirFS(filepath.Join(gen, string(k)))); err != nil {
-			return fmt.Errorf("golden: writing %s: %w", dst, err)
+		rel, err := filepath.Rel(dst, p)
+		if err != nil {
+			return err
+		}
+		rel = filepath.ToSlash(rel)
+		isFile := slices.Contains(files, rel)
+		if wanted := isFile && d.Type().IsRegular() || !isFile && keep[rel] && d.IsDir(); !wanted {
+			stale = append(stale, p)
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	if fi, err := os.Lstat(dst); err == nil && !fi.IsDir() {
+		stale = append(stale, dst) // a file where the directory goes
+	}
+	for _, p := range stale {
+		if err := os.RemoveAll(p); err != nil {
+			return err
+		}
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(filepath.Join(src, filepath.FromSlash(f)))
+		if err != nil {
+			return err
+		}
+		to := filepath.Join(dst, filepath.FromSlash(f))
+		if err := os.MkdirAll(filepath.Dir(to), 0o777); err != nil {
+			return err
+		}
+		if err := publish.WriteFile(to, b, 0o666); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -280,12 +363,13 @@ func listFiles(dir string) ([]string, error) {
 	return out, err
 }
 
-// writeFile writes b to path, creating its directory.
+// writeFile publishes b at path (complete or not at all), creating its
+// directory.
 func writeFile(path string, b []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	return os.WriteFile(path, b, 0o644)
+	return publish.WriteFile(path, b, 0o644)
 }
 
 // writeSidecar writes s as indented JSON (map keys sorted by encoding/json).

@@ -28,7 +28,7 @@ func TestGoldenRegenerate(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, d := range diffs {
-		t.Errorf("%s; run go test ./spec/golden -update (or lab spec golden) and review the diff", d)
+		t.Errorf("%s; run go test ./spec/golden -update (or lab spec golden --dir spec/golden) and review the diff", d)
 	}
 }
 
