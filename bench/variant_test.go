@@ -189,8 +189,12 @@ func BenchmarkVariantPathShredded(b *testing.B) {
 	}
 	b.ResetTimer()
 	for range b.N {
-		if _, err := lparquet.ReadVariantPath(registry.LocalInput(path), "v", VariantBenchPath); err != nil {
+		pr, err := lparquet.ReadVariantPath(registry.LocalInput(path), "v", VariantBenchPath)
+		if err != nil {
 			b.Fatal(err)
+		}
+		if len(pr.Values) != len(values) {
+			b.Fatalf("%d values, want %d", len(pr.Values), len(values))
 		}
 	}
 }

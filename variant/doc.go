@@ -11,7 +11,10 @@
 //     conflicts the spec calls invalid;
 //   - ReadParquet, a generic parquet-go reader that assembles shredded rows
 //     and derives their Layout from the file schema (used by the conformance
-//     tests against apache/parquet-testing).
+//     tests against apache/parquet-testing);
+//   - ReadInput and WriteColumn, what lab variant reads values from (Parquet
+//     through the registry's record model, or JSON Lines) and writes them to;
+//   - Assembled, for the reconstructing reader's own encoding of a value.
 //
 // Decoding untrusted bytes goes through Decode, which turns panics in the
 // decoder into errors.
