@@ -21,8 +21,6 @@ import (
 	"github.com/coltype-lab/lab/data/schemaspec"
 	"github.com/coltype-lab/lab/formats/avro"
 	"github.com/coltype-lab/lab/formats/parquet"
-	"github.com/coltype-lab/lab/formats/parquet/filecol"
-	"github.com/coltype-lab/lab/formats/parquet/vectorcol"
 	"github.com/coltype-lab/lab/formats/specread"
 	"github.com/coltype-lab/lab/registry"
 	"github.com/coltype-lab/lab/types/file"
@@ -159,13 +157,9 @@ Exit status: 0 written; 1 bad input (a row, the input file, an existing OUT);
 	_ = cmd.RegisterFlagCompletionFunc("input-format", fixedCompletion("auto", "jsonl", "csv"))
 	_ = cmd.RegisterFlagCompletionFunc("compression", fixedCompletion(slices.Compact(slices.Sorted(slices.Values(append(slices.Clone(parquet.CompressionCodecs), avro.CompressionCodecs...))))...))
 	_ = cmd.RegisterFlagCompletionFunc("file-scheme", fixedCompletion("file", "http", "https"))
-	_ = cmd.RegisterFlagCompletionFunc("property", keyCompletion(
-		parquet.PropCompressionCodec, parquet.PropCompressionLevel, parquet.PropRowGroupRows,
-		parquet.PropRowGroupBytes, parquet.PropPageBytes, filecol.PropColumns,
-		vectorcol.PropColumns, vectorcol.PropLogicalTypeID, parquet.PropShredVariants,
-		parquet.PropVariantInferenceRows, vectorcol.PropLayoutDefault, vectorcol.PropLayoutColumn,
-		vectorcol.PropEncodingDefault, vectorcol.PropEncodingColumn, vectorcol.PropStatsEnabledColumn,
-		avro.CompressionCodecKey, avro.CompressionLevelKey))
+	_ = cmd.RegisterFlagCompletionFunc("property", func(c *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+		return keyCompletion(writePropertyKeys()...)(c, args, toComplete)
+	})
 	_ = cmd.MarkFlagFilename("input", "jsonl", "ndjson", "json", "csv")
 	cmd.ValidArgsFunction = func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return []string{"parquet", "avro"}, cobra.ShellCompDirectiveFilterFileExt
@@ -222,21 +216,7 @@ func runWrite(cmd *cobra.Command, o writeOptions) error {
 		if err != nil {
 			return fmt.Errorf("FILE reference policy: %w", err)
 		}
-		codec.Check = func(_ string, d coltype.Decl, v any) error {
-			fd, ok := d.(file.Decl)
-			if !ok {
-				return nil
-			}
-			fv, err := fd.Value(v)
-			if err != nil {
-				return err
-			}
-			if !fv.IsSet(file.FieldURI) {
-				return nil
-			}
-			_, err = res.ParseReference(*fv.URI)
-			return err
-		}
+		codec.Check = res.CheckReference
 	}
 
 	in, inName, closeIn, err := openWriteInput(cmd, o.input)
@@ -454,6 +434,34 @@ func fixedCompletion(values ...string) cobra.CompletionFunc {
 	return func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return values, cobra.ShellCompDirectiveNoFileComp
 	}
+}
+
+// writePropertyKeys are the --property keys completion offers: the Parquet
+// model's own, then what the registries know, read when completing (after
+// every init): each column binding's properties (parquet.ColumnBindings)
+// and each value-level type's (coltype.Types), so a new column type's keys
+// complete without a change here; then Avro's.
+func writePropertyKeys() []string {
+	keys := []string{parquet.PropCompressionCodec, parquet.PropCompressionLevel, parquet.PropRowGroupRows,
+		parquet.PropRowGroupBytes, parquet.PropPageBytes, parquet.PropShredVariants, parquet.PropVariantInferenceRows}
+	add := func(ks ...string) {
+		for _, k := range ks {
+			if !slices.Contains(keys, k) {
+				keys = append(keys, k)
+			}
+		}
+	}
+	for _, b := range parquet.ColumnBindings() {
+		add(b.Property())
+		if pb, ok := b.(parquet.PageBinding); ok {
+			add(pb.Properties()...)
+		}
+	}
+	for _, t := range coltype.Types() {
+		add(t.Property)
+	}
+	add(avro.CompressionCodecKey, avro.CompressionLevelKey)
+	return keys
 }
 
 // keyCompletion completes "key=" prefixes, leaving the cursor after the "=".
