@@ -375,7 +375,12 @@ func (a *recordAppender) flushGroup() error {
 		}
 	}
 	if a.w != nil {
-		if err := guard(a.location, "flush", a.w.Flush); err != nil {
+		if err := guard(a.location, "flush", func() error {
+			if err := a.batch.flushColumns(a.w.ColumnWriters()); err != nil {
+				return err
+			}
+			return a.w.Flush()
+		}); err != nil {
 			return err
 		}
 		a.groupOffset = a.w.Size()
@@ -442,7 +447,7 @@ func (a *recordAppender) Close() error {
 		}
 		return nil
 	}
-	if err := guard(a.location, "close", a.w.Close); err != nil {
+	if err := guard(a.location, "close", a.closeWriter); err != nil {
 		a.failed = fmt.Errorf("close %s: %w", a.location, err)
 		_ = a.pending.Abort()
 		return a.failed
@@ -465,6 +470,17 @@ func (a *recordAppender) Close() error {
 	return nil
 }
 
+// closeWriter ends the last row group's pages, its columns concurrently
+// (write_columnar.go), and closes parquet-go's writer.
+func (a *recordAppender) closeWriter() error {
+	if a.w != nil {
+		if err := a.batch.flushColumns(a.w.ColumnWriters()); err != nil {
+			return err
+		}
+	}
+	return a.w.Close()
+}
+
 // closeVectors finishes a file with VECTOR columns: the last row group,
 // parquet-go's close into memory, then the page index and the merged
 // footer (page_write.go), and publishes it.
@@ -478,7 +494,7 @@ func (a *recordAppender) closeVectors() error {
 		if err := a.vec.sink.startCapture(); err != nil {
 			return err
 		}
-		if err := guard(a.location, "close", a.w.Close); err != nil {
+		if err := guard(a.location, "close", a.closeWriter); err != nil {
 			return err
 		}
 	}
