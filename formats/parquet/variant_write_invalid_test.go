@@ -1,6 +1,8 @@
 package parquet_test
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -17,7 +19,7 @@ import (
 // metadata breaks its sorted_strings flag is refused by the write that
 // passes it, shredded or not, and again on a later row with the same
 // metadata (the writer checks each distinct metadata once and keeps the
-// verdict).
+// verdict); the rows accepted around them are the file's rows.
 func TestVariantWriteRefusesInvalidValues(t *testing.T) {
 	var b pvariant.Builder
 	if err := b.UnsafeAppendEncoded([]byte{2, 5}); err != nil { // an object of 5 fields, and no bytes for them
@@ -50,7 +52,8 @@ func TestVariantWriteRefusesInvalidValues(t *testing.T) {
 	} {
 		for what, bad := range map[string]pvariant.Value{"value": badValue, "metadata": badMeta} {
 			t.Run(name+"/"+what, func(t *testing.T) {
-				wb, err := registry.DataWriteBuilder[*data.Record](registry.PARQUET, registry.LocalOutput(t.TempDir()+"/v.parquet"))
+				path := t.TempDir() + "/v.parquet"
+				wb, err := registry.DataWriteBuilder[*data.Record](registry.PARQUET, registry.LocalOutput(path))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -58,25 +61,120 @@ func TestVariantWriteRefusesInvalidValues(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				defer w.Close()
 				if err := w.Write(data.Of(sc, int64(0), good)); err != nil {
 					t.Fatal(err)
 				}
+				kept := []int64{0}
 				for row := range 2 {
-					err := w.Write(data.Of(sc, int64(1+row), bad))
-					if err == nil {
-						// Shredded rows go through the shredder once the
-						// layout is inferred: at the latest on Close.
-						err = w.Close()
-					}
-					if err == nil || !strings.Contains(err.Error(), `"v"`) || !strings.Contains(err.Error(), "invalid") {
+					if err := w.Write(data.Of(sc, int64(1+row), bad)); err == nil || !strings.Contains(err.Error(), `"v"`) || !strings.Contains(err.Error(), "invalid") {
 						t.Fatalf("row %d: %v, want an invalid-variant error naming the column", 1+row, err)
 					}
-					if err := w.Write(data.Of(sc, int64(3+row), good)); err != nil && !strings.Contains(err.Error(), "failed earlier") && !strings.Contains(err.Error(), "closed") {
+					// The refused record left the batch as it was.
+					if err := w.Write(data.Of(sc, int64(3+row), good)); err != nil {
 						t.Fatalf("a good row after the refused one: %v", err)
 					}
+					kept = append(kept, int64(3+row))
+				}
+				if err := w.Close(); err != nil {
+					t.Fatal(err)
+				}
+				rb, err := registry.NewReadBuilder[*data.Record](registry.PARQUET, registry.LocalInput(path))
+				if err != nil {
+					t.Fatal(err)
+				}
+				r, err := rb.Build()
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer r.Close()
+				var ids []int64
+				for {
+					rec, err := r.Next()
+					if err != nil {
+						break
+					}
+					id, _ := rec.GetInt64(0)
+					ids = append(ids, id)
+					if v, ok := rec.Get(1).(pvariant.Value); !ok || v.String() != good.String() {
+						t.Fatalf("row %d reads %v, want %s", id, rec.Get(1), good)
+					}
+				}
+				if !slices.Equal(ids, kept) {
+					t.Fatalf("the file holds rows %v, want %v", ids, kept)
 				}
 			})
 		}
+	}
+}
+
+// TestVariantWriteRollsBackARefusedRecord: a record refused by a field
+// after its variant (here a null in a required column) leaves none of the
+// variant's shredded values behind: the file holds exactly the accepted
+// rows.
+func TestVariantWriteRollsBackARefusedRecord(t *testing.T) {
+	sc := iceberg.NewSchema(0,
+		iceberg.NestedField{ID: 1, Name: "id", Type: iceberg.PrimitiveTypes.Int64, Required: true},
+		iceberg.NestedField{ID: 2, Name: "v", Type: iceberg.VariantType{}},
+		iceberg.NestedField{ID: 3, Name: "z", Type: iceberg.PrimitiveTypes.String, Required: true},
+	)
+	var values []pvariant.Value
+	for i := range 40 {
+		v, err := pvariant.ParseJSON(fmt.Sprintf(`{"a": %d, "b": ["x%d", "y"], "c": {"d": %d}}`, i, i, i*3), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		values = append(values, v)
+	}
+	path := t.TempDir() + "/v.parquet"
+	wb, err := registry.DataWriteBuilder[*data.Record](registry.PARQUET, registry.LocalOutput(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := wb.Schema(sc).SetAll(map[string]string{lparquet.PropShredVariants: "true", lparquet.PropVariantInferenceRows: "4"}).Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kept []int
+	for i, v := range values {
+		if i%3 == 1 {
+			if err := w.Write(data.Of(sc, int64(i), v, nil)); err == nil {
+				t.Fatalf("row %d: a null in the required column was accepted", i)
+			}
+			continue
+		}
+		if err := w.Write(data.Of(sc, int64(i), v, "ok")); err != nil {
+			t.Fatalf("row %d: %v", i, err)
+		}
+		kept = append(kept, i)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	rb, err := registry.NewReadBuilder[*data.Record](registry.PARQUET, registry.LocalInput(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := rb.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	n := 0
+	for ; ; n++ {
+		rec, err := r.Next()
+		if err != nil {
+			break
+		}
+		if n >= len(kept) {
+			t.Fatalf("more rows than the %d accepted", len(kept))
+		}
+		id, _ := rec.GetInt64(0)
+		v, _ := rec.Get(1).(pvariant.Value)
+		if id != int64(kept[n]) || v.String() != values[kept[n]].String() {
+			t.Fatalf("row %d: id %d, %s; want %d, %s", n, id, v, kept[n], values[kept[n]])
+		}
+	}
+	if n != len(kept) {
+		t.Fatalf("read %d rows, want %d", n, len(kept))
 	}
 }
