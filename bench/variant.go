@@ -347,12 +347,20 @@ func RunVariantBench(cfg VariantBenchConfig) (rep *VariantBenchReport, err error
 			}
 		}
 		paths = append(paths, pr.Values)
-		var proj []int32
+		// Timed, the values are summed, as the floor sums them; the run
+		// after checks every one.
 		if res.ProjSeconds, err = variantTimed(cfg.Runs, func() error {
-			var err error
-			proj, err = readProjectedPath(path, len(values))
+			var sum int64
+			n, err := readProjectedPath(path, func(x int32) { sum += int64(x) })
+			if err == nil && (n != len(values) || sum != rep.PathSum) {
+				err = fmt.Errorf("%d values summing to %d, want %d summing to %d", n, sum, len(values), rep.PathSum)
+			}
 			return err
 		}); err != nil {
+			return nil, fmt.Errorf("projected path read %s: %w", l.name, err)
+		}
+		proj := make([]int32, 0, len(values))
+		if _, err := readProjectedPath(path, func(x int32) { proj = append(proj, x) }); err != nil {
 			return nil, fmt.Errorf("projected path read %s: %w", l.name, err)
 		}
 		if len(proj) != len(values) {
@@ -586,14 +594,14 @@ func pathSchema(name string, typ iceberg.Type) *iceberg.Schema {
 }
 
 // readProjectedPath reads VariantBenchPath through the read builder as an
-// int, one record at a time with reused containers, into a slice made for
-// the rows the file has (rows), as the floor knows how many values it
-// reads: growing it from a guess cost a seventh of the read at 200,000
-// rows.
-func readProjectedPath(path string, rows int) ([]int32, error) {
+// int, one record at a time with reused containers, handing each value to
+// each, and returns how many it read. The timed runs sum the values, as the
+// floor does; collecting them into a slice (what the checking run does)
+// cost a seventh of the read at 200,000 rows.
+func readProjectedPath(path string, each func(int32)) (int, error) {
 	b, err := registry.NewReadBuilder[*data.Record](registry.PARQUET, registry.LocalInput(path))
 	if err != nil {
-		return nil, err
+		return 0, err
 	}
 	// Only the path: the floor reads its one column, and so does DuckDB's
 	// sum of v.user.id.
@@ -601,25 +609,24 @@ func readProjectedPath(path string, rows int) ([]int32, error) {
 	r, err := b.Project(only).
 		Set(lparquet.VariantPathsKey, "user_id=v:"+VariantBenchPath).ReuseContainers().Build()
 	if err != nil {
-		return nil, err
+		return 0, err
 	}
 	defer r.Close()
-	out := make([]int32, 0, rows)
-	for {
+	for n := 0; ; n++ {
 		rec, err := r.Next()
 		if errors.Is(err, io.EOF) {
-			return out, nil
+			return n, nil
 		}
 		if err != nil {
-			return nil, err
+			return n, err
 		}
 		// The typed getter: boxing an int32 per row through Get cost as
 		// much as the read.
 		x, ok := rec.GetInt32(0)
 		if !ok {
-			return nil, fmt.Errorf("row %d: %s is null or not an int", len(out), VariantBenchPath)
+			return n, fmt.Errorf("row %d: %s is null or not an int", n, VariantBenchPath)
 		}
-		out = append(out, x)
+		each(x)
 	}
 }
 
