@@ -78,21 +78,8 @@ func TestVariantWriteRefusesInvalidValues(t *testing.T) {
 				if err := w.Close(); err != nil {
 					t.Fatal(err)
 				}
-				rb, err := registry.NewReadBuilder[*data.Record](registry.PARQUET, registry.LocalInput(path))
-				if err != nil {
-					t.Fatal(err)
-				}
-				r, err := rb.Build()
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer r.Close()
 				var ids []int64
-				for {
-					rec, err := r.Next()
-					if err != nil {
-						break
-					}
+				for _, rec := range readRecords(t, path, nil) {
 					id, _ := rec.GetInt64(0)
 					ids = append(ids, id)
 					if v, ok := rec.Get(1).(pvariant.Value); !ok || v.String() != good.String() {
@@ -150,31 +137,15 @@ func TestVariantWriteRollsBackARefusedRecord(t *testing.T) {
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	rb, err := registry.NewReadBuilder[*data.Record](registry.PARQUET, registry.LocalInput(path))
-	if err != nil {
-		t.Fatal(err)
+	recs := readRecords(t, path, nil)
+	if len(recs) != len(kept) {
+		t.Fatalf("read %d rows, want the %d accepted", len(recs), len(kept))
 	}
-	r, err := rb.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	n := 0
-	for ; ; n++ {
-		rec, err := r.Next()
-		if err != nil {
-			break
-		}
-		if n >= len(kept) {
-			t.Fatalf("more rows than the %d accepted", len(kept))
-		}
+	for n, rec := range recs {
 		id, _ := rec.GetInt64(0)
 		v, _ := rec.Get(1).(pvariant.Value)
 		if id != int64(kept[n]) || v.String() != values[kept[n]].String() {
 			t.Fatalf("row %d: id %d, %s; want %d, %s", n, id, v, kept[n], values[kept[n]])
 		}
-	}
-	if n != len(kept) {
-		t.Fatalf("read %d rows, want %d", n, len(kept))
 	}
 }
