@@ -66,8 +66,9 @@
 // is none of its values (coltype.BoundFormatter: a page index bound cut to
 // a prefix), which shows as hex; the JSON report keeps the display strings
 // above. PagesReport reads its page statistics and column index bounds the
-// same way, and a VECTOR's element names come from the registered type
-// (coltype.Type.Element), so the package imports no column type.
+// same way, and a VECTOR's element names come from the type registered for
+// its annotation (coltype.Type.Element), so the package imports no column
+// type.
 //
 // # Text
 //

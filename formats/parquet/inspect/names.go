@@ -106,12 +106,13 @@ func parquetElement(n *Node) (string, bool) {
 	return "", false
 }
 
-// vectorElement names the element Parquet calls parquet as the registered
-// VECTOR type spells it (data/coltype: "FLOAT" is "float32"); ok is false
-// when the program links no VECTOR type or the type has no such element.
-func vectorElement(parquet string) (string, bool) {
-	t, ok := coltype.ByAnnotation(string(footer.KindVector))
-	if !ok || t.Element == nil {
+// elementName names the element Parquet calls parquet as the registered
+// type t spells it (coltype.Type.Element: VECTOR's "FLOAT" is "float32"),
+// so that inspect knows no type's element names; ok is false when t is nil
+// (the program links no type for the annotation), names no elements, or
+// has no such element.
+func elementName(t *coltype.Type, parquet string) (string, bool) {
+	if t == nil || t.Element == nil {
 		return "", false
 	}
 	return t.Element(parquet)

@@ -13,6 +13,7 @@ import (
 	"github.com/parquet-go/parquet-go/encoding/thrift"
 	"github.com/parquet-go/parquet-go/format"
 
+	"github.com/coltype-lab/lab/data/coltype"
 	"github.com/coltype-lab/lab/formats/parquet/footer"
 	"github.com/coltype-lab/lab/internal/safeopen"
 )
@@ -625,14 +626,24 @@ func (b *builder) logicalType(n *Node) *LogicalType {
 		if len(params) > 0 {
 			lt.Text += "(" + strings.Join(params, ", ") + ")"
 		}
+	// FILE and VECTOR keep cases of their own because the footer codec
+	// models their union members itself (*footer.FileType, *footer.VectorType:
+	// their ids move per file, footer/registry.go), not because inspect
+	// describes them differently: both are named by their footer.Kind and
+	// described as a registered extension type is (extensionText), and
+	// their values go through data/coltype like any registered type's
+	// (typedValue).
 	case *footer.FileType:
-		lt.Name = "FILE"
+		lt.Name = string(footer.KindFile)
 		lt.Raw = hex.EncodeToString(t.Unmodelled)
-		lt.Text = fmt.Sprintf("FILE(id=%d)", lt.ID)
+		lt.Text = extensionText(lt.Name, lt.ID)
 	case *footer.VectorType:
-		lt.Name = "VECTOR"
+		lt.Name = string(footer.KindVector)
 		lt.Raw = hex.EncodeToString(t.Unmodelled)
-		lt.Vector = b.vectorOf(n)
+		// The parameters are the schema's (PR #592's VECTOR repetition,
+		// vector_length, the element leaf) and the mirror's, which only
+		// the footer's VECTOR member has.
+		lt.Vector = b.vectorOf(n, footer.KindVector)
 		vec := lt.Vector
 		parts := []string{fmt.Sprintf("id=%d", lt.ID)}
 		if vec.Element != "" {
@@ -642,13 +653,13 @@ func (b *builder) logicalType(n *Node) *LogicalType {
 			parts = append(parts, fmt.Sprintf("dim=%d", vec.Dim))
 		}
 		parts = append(parts, "layout="+vec.Layout)
-		lt.Text = "VECTOR(" + strings.Join(parts, ", ") + ")"
+		lt.Text = lt.Name + "(" + strings.Join(parts, ", ") + ")"
 	case *footer.ExtensionType:
 		// A type a package registered with the footer codec
 		// (footer.RegisterLogicalType): named by its kind.
 		lt.Name = string(t.Kind)
 		lt.Raw = hex.EncodeToString(t.Unmodelled)
-		lt.Text = fmt.Sprintf("%s(id=%d)", t.Kind, t.ID)
+		lt.Text = extensionText(lt.Name, t.ID)
 	case *footer.UnknownLogicalType:
 		lt.Name = "UNKNOWN"
 		lt.Raw = hex.EncodeToString(t.Raw)
@@ -675,41 +686,56 @@ func (lt *LogicalType) setTime(u format.TimeUnit, utc bool) {
 	lt.Text = fmt.Sprintf("%s(%s, %s)", lt.Name, lt.Unit, zone)
 }
 
+// extensionText describes an annotation the footer gives no parameters
+// (FILE, a registered extension type): its kind and union id, "FILE(id=19)",
+// "UNIT_INTERVAL(id=40)".
+func extensionText(kind string, id int16) string {
+	return fmt.Sprintf("%s(id=%d)", kind, id)
+}
+
 // flatVectorOf reads a VECTOR on a FIXED_LEN_BYTE_ARRAY leaf (PR #241's
 // shape): the cell's bytes do not say what they are, so the element comes
-// from the mirror, and the length is the cell's size over the element's.
-func (b *builder) flatVectorOf(n *Node) *Vector {
+// from the mirror entry of kind, and the length is the cell's size over the
+// element's. The element's name is the one the type registered for the
+// annotation gives it (data/coltype's Element hook).
+func (b *builder) flatVectorOf(n *Node, kind footer.Kind) *Vector {
 	v := &Vector{Layout: "flba"}
 	if n.PhysicalType != "FIXED_LEN_BYTE_ARRAY" || n.TypeLength == nil {
-		v.Layout = "invalid: VECTOR on a " + nodeType(n) + " leaf, not FIXED_LEN_BYTE_ARRAY"
+		v.Layout = "invalid: " + string(kind) + " on a " + nodeType(n) + " leaf, not FIXED_LEN_BYTE_ARRAY"
 		return v
 	}
+	t, _ := coltype.ByAnnotation(string(kind))
 	for _, a := range b.annotations {
-		if a.Kind != footer.KindVector || !a.InKeyValue || !slices.Equal(a.Path, n.Path) {
+		if a.Kind != kind || !a.InKeyValue || !slices.Equal(a.Path, n.Path) {
 			continue
 		}
+		// The widths are the footer's: the mirror's element names are
+		// its vocabulary (FLOAT, DOUBLE, FLOAT16, INT8).
 		width, ok := footer.VectorElementWidths[a.Element]
 		if !ok {
 			v.Layout = fmt.Sprintf("invalid: the mirror's element %q has no width", a.Element)
 			return v
 		}
-		v.Element, _ = vectorElement(a.Element)
+		v.Element, _ = elementName(t, a.Element)
 		v.Dim, v.DimSource = *n.TypeLength/width, "type_length"
 		if *n.TypeLength%width != 0 || (a.VectorLength > 0 && a.VectorLength != v.Dim) {
 			v.Layout = fmt.Sprintf("invalid: %d bytes do not hold %d %s elements", *n.TypeLength, a.VectorLength, v.Element)
 		}
 		return v
 	}
-	v.Layout = "invalid: FIXED_LEN_BYTE_ARRAY VECTOR without a mirror entry naming its element"
+	v.Layout = "invalid: FIXED_LEN_BYTE_ARRAY " + string(kind) + " without a mirror entry naming its element"
 	return v
 }
 
 // vectorOf reads a VECTOR group's parameters from its subtree (and the
-// mirror, for the length in the list layout).
-func (b *builder) vectorOf(n *Node) *Vector {
+// mirror entries of kind, for the length in the list layout). The middle
+// level's repetition is read against footer.Vector and footer.Repeated:
+// PR #592's VECTOR repetition is a footer structure, which the footer
+// models.
+func (b *builder) vectorOf(n *Node, kind footer.Kind) *Vector {
 	v := &Vector{}
 	if n.IsLeaf() {
-		return b.flatVectorOf(n)
+		return b.flatVectorOf(n, kind)
 	}
 	if len(n.Children) != 1 {
 		v.Layout = fmt.Sprintf("invalid: %d children, not one middle group", len(n.Children))
@@ -730,11 +756,12 @@ func (b *builder) vectorOf(n *Node) *Vector {
 		v.Dim, v.DimSource = *middle.VectorLength, "vector_length"
 	}
 	if len(middle.Children) == 1 {
-		v.Element = middle.Children[0].ElementName()
+		t, _ := coltype.ByAnnotation(string(kind))
+		v.Element = middle.Children[0].elementNameAs(t)
 	}
 	if v.Dim == 0 {
 		for _, a := range b.annotations {
-			if a.Kind == footer.KindVector && a.InKeyValue && slices.Equal(a.Path, n.Path) && a.VectorLength > 0 {
+			if a.Kind == kind && a.InKeyValue && slices.Equal(a.Path, n.Path) && a.VectorLength > 0 {
 				v.Dim, v.DimSource = a.VectorLength, "mirror"
 			}
 		}
@@ -745,13 +772,23 @@ func (b *builder) vectorOf(n *Node) *Vector {
 // ElementName names a vector element node as the registered VECTOR type
 // does (types/vector: float32, float64, float16, int8) when it is one of
 // those, and otherwise describes it ("INT64", "FIXED_LEN_BYTE_ARRAY(16)",
-// "GROUP").
+// "GROUP"). Its callers ask about VECTOR columns (formats/parquet/annotate
+// checks a VECTOR layout with it), so it asks the type registered for the
+// footer's VECTOR kind; the report itself asks the type registered for the
+// column's annotation (elementNameAs).
 func (n *Node) ElementName() string {
+	t, _ := coltype.ByAnnotation(string(footer.KindVector))
+	return n.elementNameAs(t)
+}
+
+// elementNameAs names an element node as t (nil: no type) spells its
+// elements (coltype.Type.Element), else describes it as ElementName does.
+func (n *Node) elementNameAs(t *coltype.Type) string {
 	if !n.IsLeaf() {
 		return "GROUP"
 	}
 	if p, ok := parquetElement(n); ok {
-		if name, ok := vectorElement(p); ok {
+		if name, ok := elementName(t, p); ok {
 			return name
 		}
 	}

@@ -343,14 +343,17 @@ func annotationText(n *Node) string {
 }
 
 // logicalTypeText is the logical type as the text view shows it: its Text,
-// but a VECTOR's values as its bounds show them, "VECTOR(id=20, 768×float32,
-// flba)", not "VECTOR(id=20, element=float32, dim=768, layout=flba)", so
-// that a 768-dim FIXED_LEN_BYTE_ARRAY(3072) leaf's schema line fits
-// TextWidth beside its physical type and field id. The JSON report keeps
-// Text and the parameters one by one (Vector).
+// but the parameters of an annotation that has them (Vector: the footer's
+// VECTOR member, read from the schema and the mirror) as its values' bounds
+// show them, "VECTOR(id=20, 768×float32, flba)", not "VECTOR(id=20,
+// element=float32, dim=768, layout=flba)", so that a 768-dim
+// FIXED_LEN_BYTE_ARRAY(3072) leaf's schema line fits TextWidth beside its
+// physical type and field id. It keys on the parameters, not on the type's
+// name, so every other annotation (FILE, a registered type) shows its Text.
+// The JSON report keeps Text and the parameters one by one (Vector).
 func logicalTypeText(lt *LogicalType) string {
 	v := lt.Vector
-	if lt.Name != "VECTOR" || v == nil {
+	if v == nil {
 		return lt.Text
 	}
 	parts := []string{fmt.Sprintf("id=%d", lt.ID)}
@@ -365,7 +368,7 @@ func logicalTypeText(lt *LogicalType) string {
 	if v.Layout != "" {
 		parts = append(parts, v.Layout)
 	}
-	return "VECTOR(" + strings.Join(parts, ", ") + ")"
+	return lt.Name + "(" + strings.Join(parts, ", ") + ")"
 }
 
 func nodeDetails(n *Node) string {
