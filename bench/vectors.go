@@ -92,6 +92,15 @@ type VectorBenchResult struct {
 	// (sampling stops the world, so it never runs during a timed one), minus
 	// HeapInuse just before it (after a GC): the memory the search holds.
 	SearchPeakHeapMB float64
+	// Agreement compares the answers of the three timed searches (single
+	// query, batch, verified single query; each its last run) with float64
+	// brute force over the in-memory data, same metric and K: summed over
+	// them, 1 + Batch + 1 queries. Checked after all the timing, outside
+	// it; any disagreement fails the run naming the configuration.
+	Agreement Agreement
+	// Recall is the lowest of the three searches' mean k-nn recall against
+	// the same brute force.
+	Recall float64
 }
 
 // PeakScaling is the search's peak heap on the same layout at a quarter of
@@ -116,6 +125,7 @@ type VectorVerdict struct {
 type VectorBenchReport struct {
 	Size     string
 	N, Dim   int
+	K        int // neighbours per query in every search
 	Dataset  string
 	RawBytes int64
 	Floor    FloorResult
@@ -179,7 +189,7 @@ func RunVectorBench(cfg VectorBenchConfig) (*VectorBenchReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	rep := &VectorBenchReport{Size: cfg.Size.Name, N: n, Dim: dim, Dataset: cfg.Dataset, RawBytes: cfg.Size.Bytes(), Floor: floor}
+	rep := &VectorBenchReport{Size: cfg.Size.Name, N: n, Dim: dim, K: cfg.K, Dataset: cfg.Dataset, RawBytes: cfg.Size.Bytes(), Floor: floor}
 	raw := float64(cfg.Size.Bytes())
 	r := rand.New(rand.NewPCG(cfg.Seed, 9))
 	takeRows := make([]int64, cfg.TakeRows)
@@ -239,12 +249,19 @@ func RunVectorBench(cfg VectorBenchConfig) (*VectorBenchReport, error) {
 		}
 		combos = append(combos, peerCombos...)
 	}
+	// The check after the timing regenerates the dataset; the checksum
+	// proves it the same.
+	dataSum := datasetChecksum(data)
 	data, col = nil, vectorcol.Column{}
 	one.Data = append([]float32(nil), one.Data...)
 	batch.Data = append([]float32(nil), batch.Data...)
 	queries = nil
 	runtime.GC()
+	// The answers of each configuration's timed searches, checked after
+	// all of them (checkVectorAnswers).
+	answers := make([]vectorAnswers, 0, len(combos))
 	for _, cb := range combos {
+		var ans vectorAnswers
 		path, res := cb.path, cb.res
 		progress("decoding, searching and taking %s/%s/%s", res.Layout, res.Encoding, res.Codec)
 		f, err := vectorcol.OpenFile(path)
@@ -260,7 +277,8 @@ func RunVectorBench(cfg VectorBenchConfig) (*VectorBenchReport, error) {
 		res.DecodeGBps = raw / sec / 1e9
 		res.DecodeFloorRatio = sec / floor.Seconds
 		sec, err = BestOf(cfg.Runs, func() error {
-			_, e := f.Search(0, vector.MetricDot, one, cfg.K)
+			var e error
+			ans.Single, e = f.Search(0, vectorSearchMetric, one, cfg.K)
 			return e
 		})
 		if err != nil {
@@ -286,7 +304,8 @@ func RunVectorBench(cfg VectorBenchConfig) (*VectorBenchReport, error) {
 		}
 		res.SearchPeakHeapMB = peak / 1e6
 		sec, err = BestOf(cfg.Runs, func() error {
-			_, e := f.Search(0, vector.MetricDot, batch, cfg.K)
+			var e error
+			ans.Batch, e = f.Search(0, vectorSearchMetric, batch, cfg.K)
 			return e
 		})
 		f.Close()
@@ -306,7 +325,8 @@ func RunVectorBench(cfg VectorBenchConfig) (*VectorBenchReport, error) {
 			return nil, err
 		}
 		sec, err = BestOf(cfg.Runs, func() error {
-			_, e := vf.Search(0, vector.MetricDot, one, cfg.K)
+			var e error
+			ans.Verified, e = vf.Search(0, vectorSearchMetric, one, cfg.K)
 			return e
 		})
 		vf.Close()
@@ -316,6 +336,7 @@ func RunVectorBench(cfg VectorBenchConfig) (*VectorBenchReport, error) {
 		res.VerifiedSearchMs = sec * 1e3
 		res.VerifiedSearchFloorRatio = sec / floor.Seconds
 		rep.Results = append(rep.Results, res)
+		answers = append(answers, ans)
 		// The peak-scaling files (the run's last encoding and codec) stay
 		// until measurePeakScaling has searched them again; the temporary
 		// directory goes at the end.
@@ -323,6 +344,10 @@ func RunVectorBench(cfg VectorBenchConfig) (*VectorBenchReport, error) {
 		if cfg.Dir == "" && !keep {
 			os.Remove(path)
 		}
+	}
+	progress("checking every configuration's top-%d against brute force over the dataset", cfg.K)
+	if err := checkVectorAnswers(cfg, dataSum, batch, rep.Results, answers); err != nil {
+		return nil, err
 	}
 	if err := rep.measurePeakScaling(cfg, dir, one); err != nil {
 		return nil, err
@@ -356,7 +381,7 @@ func bestTakeMs(runs int, path string, rows []int64, verify bool) (float64, erro
 // searchPeak runs one untimed single-query search under the heap sampler.
 func searchPeak(f *vectorcol.File, q vector.Matrix, k int) (float64, error) {
 	var err error
-	peak := heapPeak(func() { _, err = f.Search(0, vector.MetricDot, q, k) })
+	peak := heapPeak(func() { _, err = f.Search(0, vectorSearchMetric, q, k) })
 	return peak, err
 }
 
@@ -727,13 +752,16 @@ func (r *VectorBenchReport) Markdown() string {
 	b.WriteString("Scans and takes read pages without checking their CRCs (the layouts' readers); the verified columns are the same search and take with every page CRC checked, as `lab vector search` and `take` run.\n\n")
 	b.WriteString("The decompression floor is every page inflated on every core and nothing else; top-10/own floor is the search over the larger of it and the memory floor.\n\n")
 	fmt.Fprintf(&b, "Writes: \"write MB/s\" is the writer's own work, pages and footer encoded and handed to the operating system; \"durable MB/s\" adds the fsync and rename that publish the file, which the disk bounds: its durable-write floor in this run (one write(2) of the raw bytes and an fsync) was %.0f MB/s.\n\n", r.WriteFloorMBps)
-	b.WriteString("| writer | layout | encoding | codec | write MB/s | durable MB/s | size/raw | decode GB/s | decode/floor | top-10 ms | top-10/floor | decompress floor ms | top-10/own floor | batch q/s | batch/floor | take 100 ms | top-10 verified/floor | take 100 verified ms | search peak heap MB |\n")
-	b.WriteString("|---|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
+	fmt.Fprintf(&b, "Agreement: every configuration's single-query, batch and verified searches (%d queries per configuration) returned the top-%d of float64 brute force over the in-memory data, by dot product: \"same ids\" counts the queries whose ids equal it in order, tie swaps the ranks where a row of equal score (within %.0e) stands instead; recall is the lowest of the three searches' k-nn recall against it.\n\n",
+		r.checkedQueries(), r.K, scoreTolerance)
+	b.WriteString("| writer | layout | encoding | codec | write MB/s | durable MB/s | size/raw | decode GB/s | decode/floor | top-10 ms | top-10/floor | decompress floor ms | top-10/own floor | batch q/s | batch/floor | take 100 ms | top-10 verified/floor | take 100 verified ms | search peak heap MB | same ids (tie swaps) | recall |\n")
+	b.WriteString("|---|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n")
 	for _, x := range r.Results {
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %.0f | %.3f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.0f | %.2f | %.2f | %.2f | %.2f | %.1f |\n",
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %.0f | %.3f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.0f | %.2f | %.2f | %.2f | %.2f | %.1f | %d/%d (%d) | %.3f |\n",
 			x.Writer, x.Layout, x.Encoding, x.Codec, encodeCell(x.EncodeMBps), x.WriteMBps, x.SizeRatio, x.DecodeGBps, x.DecodeFloorRatio,
 			x.SearchMs, x.SearchFloorRatio, x.DecompressMs, x.OwnFloorRatio, x.BatchQPS, x.BatchFloorRatio, x.TakeMs,
-			x.VerifiedSearchFloorRatio, x.VerifiedTakeMs, x.SearchPeakHeapMB)
+			x.VerifiedSearchFloorRatio, x.VerifiedTakeMs, x.SearchPeakHeapMB,
+			x.Agreement.SameIDs, x.Agreement.Queries, x.Agreement.TieSwaps, x.Recall)
 	}
 	if len(r.Peak) > 0 {
 		b.WriteString("\nSearch peak heap against the file size:\n\n| layout | encoding | codec | rows | peak MB | rows | peak MB |\n|---|---|---|--:|--:|--:|--:|\n")

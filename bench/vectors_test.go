@@ -184,6 +184,12 @@ func TestRunVectorBenchPeerFiles(t *testing.T) {
 		duck.DecompressMs <= 0 || wasm.OwnFloorRatio <= 0 {
 		t.Fatalf("results %+v", rep.Results)
 	}
+	// The peers' files are checked against brute force like the lab's.
+	for _, x := range []VectorBenchResult{duck, wasm} {
+		if x.Agreement.Queries == 0 || x.Agreement.SameIDs+x.Agreement.TieSwaps < x.Agreement.Queries || x.Recall != 1 {
+			t.Errorf("%s: agreement %+v, recall %v", x.Writer, x.Agreement, x.Recall)
+		}
+	}
 	// The lab reads the peers' files as the layouts they are.
 	if duck.Layout != "list" || wasm.Layout != "list" && wasm.Layout != "fixed-size-list" {
 		t.Errorf("layouts detected: duckdb %s, parquet-wasm %s", duck.Layout, wasm.Layout)
