@@ -3,72 +3,25 @@ package table
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"maps"
-	"math"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/apache/iceberg-go"
-	"github.com/parquet-go/parquet-go/format"
 
-	"github.com/coltype-lab/lab/data/coltype"
-	"github.com/coltype-lab/lab/formats/parquet"
-	"github.com/coltype-lab/lab/formats/parquet/footer"
+	"github.com/coltype-lab/lab/internal/toytype"
 )
 
-// A column type registered only by this package's tests, the way
-// formats/parquet/internal/toytype registers UNIT_INTERVAL (which table
-// cannot import): a double in [0, 1], with its footer logical type, its
-// column binding and its value-level entry. Nothing in the table package
-// names it, nor FILE or VECTOR, on the way from the table's properties to
-// its Spec, its writes and its description.
+// The toy column type (internal/toytype: UNIT_INTERVAL, a double in
+// [0, 1], with its footer logical type, its column binding and its
+// value-level entry). Nothing in the table package names it, nor FILE or
+// VECTOR, on the way from the table's properties to its Spec, its writes
+// and its description.
 const (
-	toyName                 = "table_toy"
-	toyProperty             = "write.parquet.table-toy-columns"
-	toyKind     footer.Kind = "TABLE_TOY"
-	toyID       int16       = 41 // toytype's 40 stays free
+	toyName     = toytype.Name
+	toyProperty = toytype.PropColumns
 )
-
-func init() {
-	footer.RegisterLogicalType(footer.ExtensionSpec{Kind: toyKind, ID: toyID, Place: func(meta *footer.FileMetaData, i int) error {
-		if el := &meta.Schema[i]; el.IsGroup() || el.Type.V != format.Double {
-			return errors.New("annotates DOUBLE leaves only")
-		}
-		return nil
-	}})
-	parquet.RegisterColumnBinding(toyBinding{})
-	coltype.RegisterPrimitive(coltype.Primitive{Name: toyName, Property: toyProperty, Annotation: string(toyKind),
-		Iceberg: iceberg.PrimitiveTypes.Float64, Check: toyCheck})
-}
-
-func toyCheck(v any) error {
-	if x, ok := v.(float64); !ok || math.IsNaN(x) || x < 0 || x > 1 {
-		return fmt.Errorf("value %v is outside %s's [0, 1]", v, toyKind)
-	}
-	return nil
-}
-
-type toyBinding struct{}
-
-func (toyBinding) Kind() footer.Kind { return toyKind }
-func (toyBinding) Property() string  { return toyProperty }
-
-func (toyBinding) Bind(f iceberg.NestedField) (parquet.ValueCheck, error) {
-	if !f.Type.Equals(iceberg.PrimitiveTypes.Float64) {
-		return nil, fmt.Errorf("has type %s, a %s column is a double", f.Type, toyKind)
-	}
-	return toyCheck, nil
-}
-
-func (toyBinding) Recognize(t iceberg.Type) error {
-	if !t.Equals(iceberg.PrimitiveTypes.Float64) {
-		return fmt.Errorf("annotated %s but read as %s", toyKind, t)
-	}
-	return nil
-}
 
 // A registered type survives create → describe, whether the schema form
 // names it or only its property declares it, next to FILE and VECTOR; the
@@ -77,7 +30,7 @@ func (toyBinding) Recognize(t iceberg.Type) error {
 func TestTableTakesRegisteredColumnTypes(t *testing.T) {
 	ctx := context.Background()
 	cat, _ := openTestCatalog(t)
-	typed := createTable(t, cat, "lab.toy", CreateOptions{Spec: mustSpec(t, "id:long!,score:table_toy,emb:vector<float32,2>,img:file")})
+	typed := createTable(t, cat, "lab.toy", CreateOptions{Spec: mustSpec(t, "id:long!,score:unit_interval,emb:vector<float32,2>,img:file")})
 	byProperty := createTable(t, cat, "lab.toy_by_property", CreateOptions{Spec: mustSpec(t, "id:long!,score:double"),
 		Properties: map[string]string{toyProperty: "score"}})
 	for _, tc := range []struct {
@@ -86,8 +39,8 @@ func TestTableTakesRegisteredColumnTypes(t *testing.T) {
 		keys []string // the JSON's keys of column types, in order
 	}{
 		{typed, map[string][]string{"file": {"img"}, toyName: {"score"}, "vector": {"emb:vector<float32,2>"}},
-			[]string{"file_columns", "table_toy_columns", "vector_columns"}},
-		{byProperty, map[string][]string{toyName: {"score"}}, []string{"table_toy_columns"}},
+			[]string{"file_columns", "unit_interval_columns", "vector_columns"}},
+		{byProperty, map[string][]string{toyName: {"score"}}, []string{"unit_interval_columns"}},
 	} {
 		t.Run(tc.tbl.Name(), func(t *testing.T) {
 			// What the catalog holds, not what Create returned.
@@ -132,7 +85,7 @@ func TestTableTakesRegisteredColumnTypes(t *testing.T) {
 				t.Errorf("scan: %v", got)
 			}
 			_, err = tbl.AppendRows(ctx, jsonRows(t, tbl, `{"id":3,"score":1.5}`))
-			if err == nil || !strings.Contains(err.Error(), "outside TABLE_TOY's [0, 1]") {
+			if err == nil || !strings.Contains(err.Error(), "outside UNIT_INTERVAL's [0, 1]") {
 				t.Errorf("appending score 1.5: %v, want the type's check to refuse it", err)
 			}
 		})

@@ -15,7 +15,7 @@ import (
 
 // cliToyProperty declares the columns of a column type registered only in
 // this test binary (the lab binary does not link it), the way
-// formats/parquet/internal/toytype registers UNIT_INTERVAL with data/coltype.
+// internal/toytype registers UNIT_INTERVAL with data/coltype.
 const cliToyProperty = "write.parquet.cli-toy-columns"
 
 func init() {

@@ -16,8 +16,8 @@ import (
 	_ "github.com/coltype-lab/lab/formats/parquet/arrowmodel" // registers (PARQUET, arrow.RecordBatch)
 	"github.com/coltype-lab/lab/formats/parquet/footer"
 	"github.com/coltype-lab/lab/formats/parquet/inspect"
-	"github.com/coltype-lab/lab/formats/parquet/internal/toytype"
 	"github.com/coltype-lab/lab/formats/parquet/vectorcol"
+	"github.com/coltype-lab/lab/internal/toytype"
 	"github.com/coltype-lab/lab/registry"
 )
 

@@ -18,7 +18,7 @@ import (
 	_ "github.com/coltype-lab/lab/formats/parquet" // the (PARQUET, *data.Record) model
 	// Registers UNIT_INTERVAL with footer, formats/parquet and data/coltype;
 	// the test names the type only by the schema name it registered.
-	_ "github.com/coltype-lab/lab/formats/parquet/internal/toytype"
+	_ "github.com/coltype-lab/lab/internal/toytype"
 )
 
 // A registered column type shows in inspect's text and JSON, and in lab

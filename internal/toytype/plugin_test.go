@@ -16,7 +16,7 @@ import (
 	// The toy type is one package and this blank import: nothing below
 	// names it. The schema forms, JSON rows and inspect find it through
 	// data/coltype, the format through its column binding.
-	_ "github.com/coltype-lab/lab/formats/parquet/internal/toytype"
+	_ "github.com/coltype-lab/lab/internal/toytype"
 )
 
 const toyProperty = "write.parquet.unit-interval-columns"
