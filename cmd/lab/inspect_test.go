@@ -361,17 +361,7 @@ func TestInspectLongValues(t *testing.T) {
 func TestInspectVectorFileFitsTextWidth(t *testing.T) {
 	bin := labBinary(t)
 	work := t.TempDir()
-	var rows strings.Builder
-	for i := range 3 {
-		elems := make([]string, 768)
-		for j := range elems {
-			elems[j] = strconv.FormatFloat(float64(i*j%13)/8, 'g', -1, 64)
-		}
-		rows.WriteString(`{"id":` + strconv.Itoa(i) + `,"emb":[` + strings.Join(elems, ",") + "]}\n")
-	}
-	if err := os.WriteFile(filepath.Join(work, "rows.jsonl"), []byte(rows.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeVectorRows(t, filepath.Join(work, "rows.jsonl"), 13)
 	for _, tc := range []struct {
 		name string
 		args []string

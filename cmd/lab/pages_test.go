@@ -21,17 +21,7 @@ const pagesWidth = 120
 func TestPagesVectorBoundsCLI(t *testing.T) {
 	bin := labBinary(t)
 	work := t.TempDir()
-	var rows strings.Builder
-	for i := range 3 {
-		elems := make([]string, 768)
-		for j := range elems {
-			elems[j] = strconv.FormatFloat(float64(i*j%11)/8, 'g', -1, 64)
-		}
-		rows.WriteString(`{"id":` + strconv.Itoa(i) + `,"emb":[` + strings.Join(elems, ",") + "]}\n")
-	}
-	if err := os.WriteFile(filepath.Join(work, "rows.jsonl"), []byte(rows.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeVectorRows(t, filepath.Join(work, "rows.jsonl"), 11)
 	if _, errOut, code := run(t, bin, work, "write", "-q", "--schema", "id:long!,emb:vector<float32,768>", "--input", "rows.jsonl",
 		"-p", "write.parquet.stats-enabled.column.emb=true", "emb.parquet"); code != 0 {
 		t.Fatalf("write: exit %d: %s", code, errOut)
@@ -53,5 +43,23 @@ func TestPagesVectorBoundsCLI(t *testing.T) {
 	inspected, errOut, code := run(t, bin, work, "inspect", "emb.parquet")
 	if want := "    emb     0      " + minV + "  " + maxV + "\n"; code != 0 || !strings.Contains(inspected, want) {
 		t.Errorf("exit %d: lab inspect lacks the statistics line %q:\n%s%s", code, want, inspected, errOut)
+	}
+}
+
+// writeVectorRows writes three JSON Lines rows of an id and a 768-dim
+// "emb" vector to path: element j of row i is (i·j mod mod)/8, so row 0 is
+// all zeros.
+func writeVectorRows(t *testing.T, path string, mod int) {
+	t.Helper()
+	var rows strings.Builder
+	for i := range 3 {
+		elems := make([]string, 768)
+		for j := range elems {
+			elems[j] = strconv.FormatFloat(float64(i*j%mod)/8, 'g', -1, 64)
+		}
+		rows.WriteString(`{"id":` + strconv.Itoa(i) + `,"emb":[` + strings.Join(elems, ",") + "]}\n")
+	}
+	if err := os.WriteFile(path, []byte(rows.String()), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
