@@ -146,10 +146,7 @@ func shredAll(t *testing.T, plan *writePlan, sc *iceberg.Schema, values []pvaria
 // values, levels and residual bytes of variant.Shred + variantPair.
 func TestVariantFastShredMatches(t *testing.T) {
 	values := fastCorpus(t, 400)
-	sc := iceberg.NewSchema(0,
-		iceberg.NestedField{ID: 1, Name: "id", Type: iceberg.PrimitiveTypes.Int64, Required: true},
-		iceberg.NestedField{ID: 2, Name: "v", Type: iceberg.VariantType{}},
-	)
+	sc := idVariantSchema()
 	for _, buffer := range []int{5, 100, 400} {
 		cfg := variant.DefaultAnalyzerConfig()
 		cfg.BufferRows = buffer
@@ -189,10 +186,7 @@ func TestVariantFastShredMatches(t *testing.T) {
 // the slow path for no row of a valid file.
 func TestVariantFastReadMatches(t *testing.T) {
 	values := fastCorpus(t, 400)
-	sc := iceberg.NewSchema(0,
-		iceberg.NestedField{ID: 1, Name: "id", Type: iceberg.PrimitiveTypes.Int64, Required: true},
-		iceberg.NestedField{ID: 2, Name: "v", Type: iceberg.VariantType{}},
-	)
+	sc := idVariantSchema()
 	for name, props := range map[string]map[string]string{
 		"unshredded": nil,
 		"shredded":   {PropShredVariants: "true", PropVariantInferenceRows: "400"},
@@ -273,10 +267,7 @@ func TestVariantPathProjection(t *testing.T) {
 
 func testVariantPathProjection(t *testing.T, odd bool) {
 	values := fastCorpusOf(t, 400, odd)
-	sc := iceberg.NewSchema(0,
-		iceberg.NestedField{ID: 1, Name: "id", Type: iceberg.PrimitiveTypes.Int64, Required: true},
-		iceberg.NestedField{ID: 2, Name: "v", Type: iceberg.VariantType{}},
-	)
+	sc := idVariantSchema()
 	type want struct {
 		field, path string
 		typ         iceberg.Type
@@ -398,10 +389,7 @@ func mustSteps(t *testing.T, p string) []string {
 // of another type is not pushed down and the reader says so. Brute force
 // over the written values checks that no matching row is lost.
 func TestVariantFilterPushdown(t *testing.T) {
-	sc := iceberg.NewSchema(0,
-		iceberg.NestedField{ID: 1, Name: "id", Type: iceberg.PrimitiveTypes.Int64, Required: true},
-		iceberg.NestedField{ID: 2, Name: "v", Type: iceberg.VariantType{}},
-	)
+	sc := idVariantSchema()
 	var values []pvariant.Value
 	for i := range 1000 {
 		js := fmt.Sprintf(`{"ts": %d, "user": {"id": %d}, "pad": "x"}`, 1_000_000+i*10, 100_000+i)
@@ -532,10 +520,7 @@ func TestVariantReadArraysAcrossCursorBuffers(t *testing.T) {
 		}
 		values = append(values, v)
 	}
-	sc := iceberg.NewSchema(0,
-		iceberg.NestedField{ID: 1, Name: "id", Type: iceberg.PrimitiveTypes.Int64, Required: true},
-		iceberg.NestedField{ID: 2, Name: "v", Type: iceberg.VariantType{}},
-	)
+	sc := idVariantSchema()
 	path := t.TempDir() + "/arrays.parquet"
 	writeInternal(t, path, sc, map[string]string{PropShredVariants: "true"}, values)
 	r, err := newRecordReader(registry.LocalInput(path), registry.ReadOptions{CaseSensitive: true})
@@ -590,10 +575,7 @@ func TestVariantReadRefusesAnInvalidResidual(t *testing.T) {
 		}
 		values = append(values, v)
 	}
-	sc := iceberg.NewSchema(0,
-		iceberg.NestedField{ID: 1, Name: "id", Type: iceberg.PrimitiveTypes.Int64, Required: true},
-		iceberg.NestedField{ID: 2, Name: "v", Type: iceberg.VariantType{}},
-	)
+	sc := idVariantSchema()
 	path := t.TempDir() + "/bad.parquet"
 	writeInternal(t, path, sc, map[string]string{
 		PropShredVariants: "true", PropVariantInferenceRows: "200", PropCompressionCodec: "uncompressed",
@@ -701,4 +683,13 @@ func TestVariantReadRefusesAnInvalidResidual(t *testing.T) {
 	if !strings.Contains(invalid[0].Err.Error(), "$.user.id: value column") {
 		t.Fatalf("null policy reports %v, want the path", invalid[0].Err)
 	}
+}
+
+// idVariantSchema is the schema of these tests' files: a required long id
+// and a variant v.
+func idVariantSchema() *iceberg.Schema {
+	return iceberg.NewSchema(0,
+		iceberg.NestedField{ID: 1, Name: "id", Type: iceberg.PrimitiveTypes.Int64, Required: true},
+		iceberg.NestedField{ID: 2, Name: "v", Type: iceberg.VariantType{}},
+	)
 }
