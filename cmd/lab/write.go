@@ -437,31 +437,18 @@ func fixedCompletion(values ...string) cobra.CompletionFunc {
 }
 
 // writePropertyKeys are the --property keys completion offers: the Parquet
-// model's own, then what the registries know, read when completing (after
-// every init): each column binding's properties (parquet.ColumnBindings)
-// and each value-level type's (coltype.Types), so a new column type's keys
-// complete without a change here; then Avro's.
+// writer's with every registered binding's (parquet.WriterPropertyKeys),
+// then each value-level type's (coltype.Types), read when completing
+// (after every init), so a new column type's keys complete without a change
+// here; then Avro's.
 func writePropertyKeys() []string {
-	keys := []string{parquet.PropCompressionCodec, parquet.PropCompressionLevel, parquet.PropRowGroupRows,
-		parquet.PropRowGroupBytes, parquet.PropPageBytes, parquet.PropShredVariants, parquet.PropVariantInferenceRows}
-	add := func(ks ...string) {
-		for _, k := range ks {
-			if !slices.Contains(keys, k) {
-				keys = append(keys, k)
-			}
-		}
-	}
-	for _, b := range parquet.ColumnBindings() {
-		add(b.Property())
-		if pb, ok := b.(parquet.PageBinding); ok {
-			add(pb.Properties()...)
-		}
-	}
+	keys := parquet.WriterPropertyKeys()
 	for _, t := range coltype.Types() {
-		add(t.Property)
+		if !slices.Contains(keys, t.Property) {
+			keys = append(keys, t.Property)
+		}
 	}
-	add(avro.CompressionCodecKey, avro.CompressionLevelKey)
-	return keys
+	return append(keys, avro.CompressionCodecKey, avro.CompressionLevelKey)
 }
 
 // keyCompletion completes "key=" prefixes, leaving the cursor after the "=".

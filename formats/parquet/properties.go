@@ -54,6 +54,23 @@ func NewPropertySet(model string, known []string, elsewhere map[string]string) r
 	return registry.PropertySet{Model: model, Namespaces: parquetNamespaces, Known: known, Elsewhere: withNotes(elsewhere)}
 }
 
+// WriterPropertyKeys are the keys the *data.Record writer takes, each once:
+// its own and every registered column binding's, a PageBinding's settings
+// included (lab write completes them).
+func WriterPropertyKeys() []string {
+	keys := slices.Clone(withBindings(recordProperties).Known)
+	for _, b := range ColumnBindings() {
+		if pb, ok := b.(PageBinding); ok {
+			for _, k := range pb.Properties() {
+				if !slices.Contains(keys, k) {
+					keys = append(keys, k)
+				}
+			}
+		}
+	}
+	return keys
+}
+
 // withBindings is s knowing the registered bindings' properties too
 // (binding.go). They are read when a writer checks its properties, not when
 // this package initialises: a binding's package registers from its own init,
