@@ -132,6 +132,7 @@ type StripeScorer struct {
 	quad  int // accumulator floats per quad of rows
 	next  int // the element the next stripe starts at
 	lanes [64]float32
+	sums  []float32 // ScoreSplit's folded sums (cosine: then ‖x‖²s)
 }
 
 // Stripes returns worker w's stripe scorer, or nil where scoring by

@@ -283,6 +283,13 @@ var splitSeen func(parts int)
 // pages stripe by stripe; tests turn it off to cover the row tiles.
 var scanStripesOn = true
 
+// scanSplitOn lets a fused scan score stripes from the page's byte planes
+// in place (vector.StripeScorer.ScoreSplit) rather than through decoded
+// planes (pages.DecodeBSSStripes); tests and benchmarks turn it off to
+// cover and compare the decoded ones, which pages of fewer than
+// vector.SplitMinRows rows always take.
+var scanSplitOn = true
+
 // scanStripeRows is how many rows a page is scored by stripes at a time:
 // their accumulators (128 bytes a row, 256 for cosine) and one stripe of
 // them (64 bytes a row) stay in L2.
@@ -307,6 +314,25 @@ func (d *scanDecoder) scoreStripes(p *vector.StripeScorer, b *bssRows, first int
 	// The assembly kernels take 32 rows at least: the last block takes
 	// the rest when fewer would be left after it.
 	blockRows := min(scanStripeRows, rows)
+	if rows >= vector.SplitMinRows && scanSplitOn {
+		// The scorer reads the page's byte planes where they lie and
+		// stores no decoded value (vector.StripeScorer.ScoreSplit).
+		n := len(b.src) / b.width
+		for r0, nr := 0, 0; r0 < rows; r0 += nr {
+			nr = blockRows
+			if rows-(r0+nr) < vector.SplitMinRows {
+				nr = rows - r0
+			}
+			var blockIDs []int64
+			if ids != nil {
+				blockIDs = ids[r0 : r0+nr]
+			}
+			if err := p.ScoreSplit(b.src, n, r0, nr, first+int64(r0), blockIDs); err != nil {
+				return fmt.Errorf("%s: page at byte %d: %w", d.f.info.Path, offset, err)
+			}
+		}
+		return nil
+	}
 	buf := d.tileOf(8 * vector.StripePlane(blockRows+31))
 	bb := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(buf))), 4*len(buf))
 	var planes []float32

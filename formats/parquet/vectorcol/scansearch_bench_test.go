@@ -13,8 +13,10 @@ import (
 // in each layout and encoding, by the ways the search can run: the block
 // stream (pages decoded on some goroutines and scored on others), the
 // fused scan as File.Search runs it (each page scored where it is decoded;
-// FIXED_LEN_BYTE_ARRAY BYTE_STREAM_SPLIT pages by stripes), and the fused
-// scan with every BYTE_STREAM_SPLIT page decoded in row tiles. floor-x is
+// FIXED_LEN_BYTE_ARRAY BYTE_STREAM_SPLIT pages by stripes, read from the
+// page's byte planes in place), the fused scan with those stripes decoded
+// into planes first (fused-planes), and the fused scan with every
+// BYTE_STREAM_SPLIT page decoded in row tiles. floor-x is
 // the time over the memory floor of the same bytes, measured once at the
 // start: compare the ways within a run.
 func BenchmarkFusedSearch(b *testing.B) {
@@ -30,8 +32,8 @@ func BenchmarkFusedSearch(b *testing.B) {
 			if err := WriteFile(path, Column{Dim: dim, Data: m.Data}, WriteOptions{Layout: l, Encoding: e}); err != nil {
 				b.Fatal(err)
 			}
-			for _, way := range []string{"stream", "fused", "fused-tiles"} {
-				if way == "fused-tiles" && (l != LayoutFLBA || e != EncodingByteStreamSplit) {
+			for _, way := range []string{"stream", "fused", "fused-planes", "fused-tiles"} {
+				if (way == "fused-planes" || way == "fused-tiles") && (l != LayoutFLBA || e != EncodingByteStreamSplit) {
 					continue
 				}
 				b.Run(fmt.Sprintf("%v/%v/%s", l, e, way), func(b *testing.B) {
@@ -41,8 +43,8 @@ func BenchmarkFusedSearch(b *testing.B) {
 					}
 					defer f.Close()
 					f.SkipChecksums(true)
-					fusedScanOn, scanStripesOn = way != "stream", way != "fused-tiles"
-					defer func() { fusedScanOn, scanStripesOn = true, true }()
+					fusedScanOn, scanStripesOn, scanSplitOn = way != "stream", way != "fused-tiles", way == "fused"
+					defer func() { fusedScanOn, scanStripesOn, scanSplitOn = true, true, true }()
 					b.SetBytes(raw)
 					for b.Loop() {
 						if _, err := f.Search(0, vector.MetricDot, q, 10); err != nil {

@@ -45,8 +45,9 @@ func bruteForce(col Column, metric vector.Metric, query []float32, k int) []vect
 
 // TestFusedSearchMatchesStream searches files of every layout, encoding
 // and a few codecs, with and without nulls, mapped and read into buffers,
-// with the fused scan (FIXED_LEN_BYTE_ARRAY rows by stripes, and rows in
-// whole pages and in tiles of a few rows, the last tile of a page short)
+// with the fused scan (FIXED_LEN_BYTE_ARRAY rows by stripes, read from
+// the page's byte planes or decoded into planes, and rows in whole pages
+// and in tiles of a few rows, the last tile of a page short)
 // and with the block stream: the results must be
 // the same, and for float32 and one query those of brute force, bit for
 // bit.
@@ -80,12 +81,14 @@ func TestFusedSearchMatchesStream(t *testing.T) {
 										if err != nil {
 											t.Fatal(err)
 										}
-										for _, tiles := range [][3]int{{scanTileBytes, scanWideTileBytes, 1}, {scanTileBytes, scanWideTileBytes, 0}, {1, 1, 0}, {3 * dim * 4, 40 * dim * 4, 0}} {
-											scanStripesOn = tiles[2] == 1
+										// tiles[2]: 1 stripes from the byte planes in place, 2
+										// stripes decoded into planes, 0 row tiles.
+										for _, tiles := range [][3]int{{scanTileBytes, scanWideTileBytes, 1}, {scanTileBytes, scanWideTileBytes, 2}, {scanTileBytes, scanWideTileBytes, 0}, {1, 1, 0}, {3 * dim * 4, 40 * dim * 4, 0}} {
+											scanStripesOn, scanSplitOn = tiles[2] != 0, tiles[2] == 1
 											withScanTiles(tiles[0], tiles[1], func() {
 												withFusedScan(true, func() { fused, err = searchWith(path, reads, m, q, 7) })
 											})
-											scanStripesOn = true
+											scanStripesOn, scanSplitOn = true, true
 											if err != nil {
 												t.Fatal(err)
 											}

@@ -1,0 +1,122 @@
+package vector
+
+import (
+	"encoding/binary"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// splitPlanes lays rows out as a byte-split matrix of stride rows, the
+// rows at offset first; the other rows' bytes are noise.
+func splitPlanes(r *rand.Rand, data []float32, dim, first, stride int) []byte {
+	rows := len(data) / dim
+	planes := make([]byte, 4*dim*stride)
+	for i := range planes {
+		planes[i] = byte(r.Uint32())
+	}
+	var b [4]byte
+	for row := range rows {
+		for e := range dim {
+			binary.LittleEndian.PutUint32(b[:], math.Float32bits(data[row*dim+e]))
+			for k := range 4 {
+				planes[(4*e+k)*stride+first+row] = b[k]
+			}
+		}
+	}
+	return planes
+}
+
+// TestScoreSplitMatchesRows scores rows from byte planes and row by row
+// (SearchStream's single-query path) and wants every score bit for bit the
+// same, for row counts on and off the kernels' 32-row blocks, rows that
+// start inside the planes and end before their end, and values that
+// include NaNs, infinities, subnormals and products that round.
+func TestScoreSplitMatchesRows(t *testing.T) {
+	if !haveStripeKernels {
+		t.Skip("no stripe kernels on this CPU or build: sources score whole rows")
+	}
+	r := rand.New(rand.NewPCG(5, 5))
+	special := []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1)), 1e-40, -1e-41, 3.4e38, 0, float32(math.Copysign(0, -1))}
+	for _, dim := range []int{32, 64, 96, 768} {
+		for _, metric := range []Metric{MetricDot, MetricCosine, MetricL2} {
+			for _, rows := range []int{32, 33, 47, 63, 64, 100, 341, 512} {
+				for _, shape := range []struct{ first, after int }{{0, 0}, {5, 0}, {0, 40}, {17, 3}} {
+					data := make([]float32, rows*dim)
+					for i := range data {
+						data[i] = float32(r.NormFloat64() * math.Pow(10, float64(r.IntN(9)-4)))
+						if r.IntN(200) == 0 {
+							data[i] = special[r.IntN(len(special))]
+						}
+					}
+					q := make([]float32, dim)
+					for i := range q {
+						q[i] = float32(r.NormFloat64())
+					}
+					queries := Matrix{Dim: dim, Data: q}
+					k := rows + 1
+					want, err := NewScanScorer(metric, dim, queries, k, 1)
+					if err != nil {
+						t.Fatal(err)
+					}
+					got, _ := NewScanScorer(metric, dim, queries, k, 1)
+					var ids []int64
+					if shape.first%2 == 1 {
+						ids = make([]int64, rows)
+						for i := range ids {
+							ids[i] = int64(3 * i)
+						}
+					}
+					if err := want.Score(0, Block{FirstRow: 7, IDs: ids, Vectors: data, Dim: dim}); err != nil {
+						t.Fatal(err)
+					}
+					planes := splitPlanes(r, data, dim, shape.first, shape.first+rows+shape.after)
+					if err := got.Stripes(0).ScoreSplit(planes, shape.first+rows+shape.after, shape.first, rows, 7, ids); err != nil {
+						t.Fatal(err)
+					}
+					w, g := want.Results()[0], got.Results()[0]
+					if len(w) != len(g) {
+						t.Fatalf("dim %d %v rows %d: %d results, want %d", dim, metric, rows, len(g), len(w))
+					}
+					for i := range w {
+						if w[i].ID != g[i].ID || math.Float32bits(w[i].Score) != math.Float32bits(g[i].Score) && !(w[i].Score != w[i].Score && g[i].Score != g[i].Score) {
+							t.Fatalf("dim %d %v rows %d %+v: result %d = %+v, row by row %+v", dim, metric, rows, shape, i, g[i], w[i])
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestScoreSplitRefuses(t *testing.T) {
+	if !haveStripeKernels {
+		t.Skip("no stripe kernels on this CPU or build")
+	}
+	const dim = 32
+	s, err := NewScanScorer(MetricDot, dim, Matrix{Dim: dim, Data: make([]float32, dim)}, 3, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := s.Stripes(0)
+	planes := make([]byte, 4*dim*64)
+	for _, tc := range []struct {
+		name                 string
+		planes               []byte
+		stride, first, count int
+		ids                  []int64
+	}{
+		{"too few rows", planes, 64, 0, 31, nil},
+		{"rows past the planes' stride", planes, 64, 40, 32, nil},
+		{"negative first row", planes, 64, -1, 32, nil},
+		{"planes too short", planes[:len(planes)-1], 64, 32, 32, nil},
+		{"ids of another count", planes, 64, 0, 32, make([]int64, 31)},
+	} {
+		if err := p.ScoreSplit(tc.planes, tc.stride, tc.first, tc.count, 0, tc.ids); err == nil {
+			t.Errorf("%s: accepted", tc.name)
+		}
+	}
+	if err := p.ScoreSplit(planes[:len(planes)-32], 64, 0, 32, 0, nil); err != nil {
+		t.Errorf("the last plane need only reach the last row: %v", err)
+	}
+}
