@@ -5,8 +5,8 @@
 // Split kernels: the stripe kernels' step, fed straight from byte planes.
 // Rows come as a byte-split matrix (plane 4e+b holds byte b of element e
 // of every row, one byte a row, planes n bytes apart), and each call takes
-// one pair of elements: the 8 planes at src, src+n, …, src+7n, 32 rows at a
-// time for blocks blocks. The 8-plane byte interleave below turns 32 bytes
+// pairs consecutive pairs of elements, pair i's 8 planes at src + 8i·n, …,
+// src + (8i+7)·n, 32 rows at a time for blocks blocks. The 8-plane byte interleave below turns 32 bytes
 // of each plane into the 8-byte (two-element) values of those rows, four
 // rows to a register: register k holds rows 2k, 2k+1, 16+2k and 17+2k (the
 // unpack instructions work within 128-bit lanes, and the accumulators are
@@ -19,8 +19,10 @@
 // Accumulators: a block of 32 rows has 16 lane pairs × 8 registers of 32
 // bytes (4 KiB; cosine: ab's 4 KiB then bb's), lane pair p of register k at
 // acc + 256p + 32k; the caller offsets acc to the pair's lane pair of the
-// first block, and blocks follow 4096 (cosine 8192) bytes apart. q points
-// at the pair's two query elements. pf, when not zero, is added to each
+// first block (pair i's lane pair is 256·i bytes on: the pairs of a call
+// are one stripe of 16 elements, whose lane pairs do not wrap), and blocks
+// follow 4096 (cosine 8192) bytes apart. q points at the first pair's two
+// query elements. pf, when not zero, is added to each
 // plane address to prefetch (the same rows of the next pair's planes, or
 // the next rows'): PREFETCHT0 never faults, so it need not be mapped.
 //
@@ -68,36 +70,58 @@
 // SPLITPF prefetches the 8 planes' next 32 bytes at pf (R10) past them.
 #define SPLITPF \
 	LEAQ       (SI)(R10*1), R11  \
-	LEAQ       (BX)(R10*1), R12  \
 	PREFETCHT0 (R11)             \
 	PREFETCHT0 (R11)(R8*1)       \
 	PREFETCHT0 (R11)(R8*2)       \
 	PREFETCHT0 (R11)(R9*1)       \
-	PREFETCHT0 (R12)             \
-	PREFETCHT0 (R12)(R8*1)       \
-	PREFETCHT0 (R12)(R8*2)       \
-	PREFETCHT0 (R12)(R9*1)
+	LEAQ       (BX)(R10*1), R11  \
+	PREFETCHT0 (R11)             \
+	PREFETCHT0 (R11)(R8*1)       \
+	PREFETCHT0 (R11)(R8*2)       \
+	PREFETCHT0 (R11)(R9*1)
 
+// SPLITARGS loads the arguments: R12 the pair's first plane, R13 its
+// accumulators, DX its query elements, AX the pairs left.
 #define SPLITARGS \
-	MOVQ acc+0(FP), DI      \
-	MOVQ src+8(FP), SI      \
+	MOVQ acc+0(FP), R13     \
+	MOVQ src+8(FP), R12     \
 	MOVQ q+16(FP), DX       \
 	MOVQ n+24(FP), R8       \
-	MOVQ blocks+32(FP), CX  \
-	MOVQ pf+40(FP), R10     \
-	LEAQ (R8)(R8*2), R9     \
-	LEAQ (SI)(R8*4), BX
+	MOVQ pairs+32(FP), AX   \
+	MOVQ pf+48(FP), R10     \
+	LEAQ (R8)(R8*2), R9
+
+// SPLITPAIR starts a pair: SI and BX its planes 0 and 4, DI its
+// accumulators, CX the blocks.
+#define SPLITPAIR \
+	MOVQ R12, SI            \
+	LEAQ (SI)(R8*4), BX     \
+	MOVQ R13, DI            \
+	MOVQ blocks+40(FP), CX
+
+// SPLITNEXT moves on to the next pair: 8 planes, one lane pair and two
+// query elements on.
+#define SPLITNEXT \
+	LEAQ (R12)(R8*8), R12   \
+	ADDQ $256, R13          \
+	ADDQ $8, DX             \
+	DECQ AX
 
 // DOTK: acc += x·q for register x (Y0 = q's pair in every lane pair).
 #define DOTK(x, off) \
 	VFMADD213PS off(DI), Y0, x \
 	VMOVUPS     x, off(DI)
 
-// func splitDotFMA(acc, src, q unsafe.Pointer, n, blocks, pf int)
-TEXT ·splitDotFMA(SB), NOSPLIT, $0-48
+// func splitDotFMA(acc, src, q unsafe.Pointer, n, pairs, blocks, pf int)
+TEXT ·splitDotFMA(SB), NOSPLIT, $0-56
 	SPLITARGS
+	TESTQ AX, AX
+	JZ    spdotdone
+	MOVQ  blocks+40(FP), CX
 	TESTQ CX, CX
 	JZ    spdotdone
+spdotpair:
+	SPLITPAIR
 spdot:
 	SPLITPF
 	SPLITT8
@@ -115,6 +139,8 @@ spdot:
 	ADDQ $4096, DI
 	DECQ CX
 	JNZ  spdot
+	SPLITNEXT
+	JNZ  spdotpair
 	VZEROUPPER
 spdotdone:
 	RET
@@ -126,11 +152,16 @@ spdotdone:
 	VFMADD213PS off(DI), t, t  \
 	VMOVUPS     t, off(DI)
 
-// func splitL2FMA(acc, src, q unsafe.Pointer, n, blocks, pf int)
-TEXT ·splitL2FMA(SB), NOSPLIT, $0-48
+// func splitL2FMA(acc, src, q unsafe.Pointer, n, pairs, blocks, pf int)
+TEXT ·splitL2FMA(SB), NOSPLIT, $0-56
 	SPLITARGS
+	TESTQ AX, AX
+	JZ    spl2done
+	MOVQ  blocks+40(FP), CX
 	TESTQ CX, CX
 	JZ    spl2done
+spl2pair:
+	SPLITPAIR
 spl2:
 	SPLITPF
 	SPLITT8
@@ -148,6 +179,8 @@ spl2:
 	ADDQ $4096, DI
 	DECQ CX
 	JNZ  spl2
+	SPLITNEXT
+	JNZ  spl2pair
 	VZEROUPPER
 spl2done:
 	RET
@@ -161,11 +194,16 @@ spl2done:
 	VMOVUPS     t, 4096+off(DI)     \
 	VMOVUPS     x, off(DI)
 
-// func splitDotNormFMA(acc, src, q unsafe.Pointer, n, blocks, pf int)
-TEXT ·splitDotNormFMA(SB), NOSPLIT, $0-48
+// func splitDotNormFMA(acc, src, q unsafe.Pointer, n, pairs, blocks, pf int)
+TEXT ·splitDotNormFMA(SB), NOSPLIT, $0-56
 	SPLITARGS
+	TESTQ AX, AX
+	JZ    spdndone
+	MOVQ  blocks+40(FP), CX
 	TESTQ CX, CX
 	JZ    spdndone
+spdnpair:
+	SPLITPAIR
 spdn:
 	SPLITPF
 	SPLITT8
@@ -183,6 +221,8 @@ spdn:
 	ADDQ $8192, DI
 	DECQ CX
 	JNZ  spdn
+	SPLITNEXT
+	JNZ  spdnpair
 	VZEROUPPER
 spdndone:
 	RET

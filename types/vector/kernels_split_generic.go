@@ -2,7 +2,7 @@
 
 package vector
 
-func splitAdd(metric Metric, acc []float32, src []byte, q []float32, n, blocks, pf int) {
+func splitAdd(metric Metric, acc []float32, src []byte, q []float32, n, pairs, blocks, pf int) {
 	panic("vector: split kernels are not available")
 }
 

@@ -8,8 +8,9 @@ const SplitMinRows = 32
 
 // splitAhead is how many planes ahead ScoreSplit prefetches: 16
 // elements' (one stripe's) bytes of the rows it scores. Without the
-// prefetch the scan took a fifth longer; 8 to 256 planes measured alike.
-const splitAhead = 64
+// prefetch the scan took a fifth longer; 8 to 256 planes ahead measured
+// alike.
+const splitAhead = 4 * StripeElems
 
 // splitBlock is the rows of one block of the split kernels.
 const splitBlock = 32
@@ -52,24 +53,23 @@ func (p *StripeScorer) ScoreSplit(planes []byte, stride, first, count int, first
 	q := p.s.q
 	metric := p.s.metric
 	more := first+count < stride // rows of the page follow this call's
-	for e := 0; e < dim; e += 2 {
-		// The pair's lane pair in the 32-wide kernels: element e goes to
-		// lane e mod 32.
+	for e := 0; e < dim; e += StripeElems {
+		// The stripe's lane pairs in the 32-wide kernels: element e goes
+		// to lane e mod 32.
 		acc := p.acc[(e%32)/2*64:]
 		src := planes[4*e*stride+first:]
-		// Prefetch the planes 16 elements on, the same rows; from the
-		// last stripe on, the next rows' first planes (when the page
-		// has more).
+		// Prefetch the next stripe's planes, the same rows; in the last
+		// stripe, the next rows' first planes (when the page has more).
 		pf := splitAhead * stride
-		if e+splitAhead/4 >= dim {
+		if e+StripeElems >= dim {
 			pf = 0
 			if more {
 				pf = (splitAhead-4*dim)*stride + count
 			}
 		}
-		splitAdd(metric, acc, src, q[e:e+2], stride, full, pf)
+		splitAdd(metric, acc, src, q[e:e+StripeElems], stride, StripeElems/2, full, pf)
 		if full < blocks {
-			splitAdd(metric, acc[full*blockFloats:], src[count-splitBlock:], q[e:e+2], stride, 1, pf)
+			splitAdd(metric, acc[full*blockFloats:], src[count-splitBlock:], q[e:e+StripeElems], stride, StripeElems/2, 1, pf)
 		}
 	}
 	p.foldSplit(count, full, blocks, blockFloats, firstRow, ids)

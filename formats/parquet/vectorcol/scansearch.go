@@ -292,7 +292,9 @@ var scanSplitOn = true
 
 // scanStripeRows is how many rows a page is scored by stripes at a time:
 // their accumulators (128 bytes a row, 256 for cosine) and one stripe of
-// them (64 bytes a row) stay in L2.
+// them (64 bytes a row) stay in L2. The lab's 1 MiB pages of 768-dim rows
+// hold 341, scored whole; scoring them 64 to 192 rows at a time measured
+// 1.3-2x slower, the planes then being read in short strided runs.
 const scanStripeRows = 512
 
 func (d *scanDecoder) stripeScorer() *vector.StripeScorer {
