@@ -6,34 +6,34 @@
 // Rows come as a byte-split matrix (plane 4e+b holds byte b of element e
 // of every row, one byte a row, planes n bytes apart), and each call takes
 // pairs consecutive pairs of elements, pair i's 8 planes at src + 8i·n, …,
-// src + (8i+7)·n, 32 rows at a time for blocks blocks. The 8-plane byte interleave below turns 32 bytes
-// of each plane into the 8-byte (two-element) values of those rows, four
-// rows to a register: register k holds rows 2k, 2k+1, 16+2k and 17+2k (the
-// unpack instructions work within 128-bit lanes, and the accumulators are
-// kept in the order they leave the rows in, so no lane crossing is
-// needed). Each register is folded into its accumulator in memory with one
-// fused multiply-add of the same operands as the row-by-row kernel's, so
-// every accumulator lane gets the same FMAs in the same order as there
-// (the caller passes the element pairs in order).
+// src + (8i+7)·n, 32 rows at a time for blocks blocks. The byte and word
+// unpacks below turn 32 bytes of an element's 4 planes into the element of
+// those rows as float32s, eight rows to a register: register k holds rows
+// 4k..4k+3 and 16+4k..19+4k (the unpack instructions work within 128-bit
+// lanes, and the accumulators are kept in the order they leave the rows
+// in, so no lane crossing is needed). Each register is folded into its
+// accumulator in memory with one fused multiply-add of the same operands
+// as the row-by-row kernel's, so every accumulator lane gets the same FMAs
+// in the same order as there (the caller passes the elements in order).
 //
-// Accumulators: a block of 32 rows has 16 lane pairs × 8 registers of 32
-// bytes (4 KiB; cosine: ab's 4 KiB then bb's), lane pair p of register k at
-// acc + 256p + 32k; the caller offsets acc to the pair's lane pair of the
-// first block (pair i's lane pair is 256·i bytes on: the pairs of a call
-// are one stripe of 16 elements, whose lane pairs do not wrap), and blocks
-// follow 4096 (cosine 8192) bytes apart. q points at the first pair's two
-// query elements. pf, when not zero, is added to each
-// plane address to prefetch (the same rows of the next pair's planes, or
-// the next rows'): PREFETCHT0 never faults, so it need not be mapped.
-//
-// The interleave is formats/parquet/internal/pages' TRANSPOSE8 without its
-// final lane permutation; assembly macros do not cross packages, and the
-// Parquet page stack and the scoring kernels are kept apart by design.
+// Accumulators: a block of 32 rows has 32 lanes × 4 registers of 32 bytes
+// (4 KiB; cosine: ab's 4 KiB then bb's), lane l of register k at
+// acc + 128l + 32k; element e goes to lane e mod 32, as in the 32-wide
+// row kernels. The caller offsets acc to the first pair's first lane in
+// the first block (the pairs of a call are one stripe of 16 elements,
+// whose lanes do not wrap, 256 bytes a pair), and blocks follow 4096
+// (cosine 8192) bytes apart. q points at the first pair's two query
+// elements. pf is added to each plane address to prefetch (the same rows
+// of the next stripe's planes, or the next rows'; 0 touches the lines
+// about to be loaded): PREFETCHT0 never faults, so the address need not
+// be mapped.
 
-// SPLITT8 loads 32 bytes of each plane at SI, SI+R8, SI+2·R8, SI+R9 (3·R8),
-// BX (SI+4·R8), … and leaves in Y8..Y15 the 8-byte values of rows
-// (0,1|16,17), (2,3|18,19), …, (14,15|30,31).
-#define SPLITT8 \
+// SPLITT loads 32 bytes of each of the pair's planes at SI, SI+R8,
+// SI+2·R8, SI+R9 (3·R8) and BX (SI+4·R8), … and leaves the first element
+// of the 32 rows in Y0..Y3 and the second in Y4..Y7 (register k: rows
+// 4k..4k+3 | 16+4k..19+4k): bytes 0 and 1, 2 and 3 interleaved into
+// words, the words into little-endian float32s.
+#define SPLITT \
 	VMOVDQU    (SI), Y0          \
 	VMOVDQU    (SI)(R8*1), Y1    \
 	VMOVDQU    (SI)(R8*2), Y2    \
@@ -57,15 +57,7 @@
 	VPUNPCKLWD Y14, Y12, Y4      \
 	VPUNPCKHWD Y14, Y12, Y5      \
 	VPUNPCKLWD Y15, Y13, Y6      \
-	VPUNPCKHWD Y15, Y13, Y7      \
-	VPUNPCKLDQ Y4, Y0, Y8        \
-	VPUNPCKHDQ Y4, Y0, Y9        \
-	VPUNPCKLDQ Y5, Y1, Y10       \
-	VPUNPCKHDQ Y5, Y1, Y11       \
-	VPUNPCKLDQ Y6, Y2, Y12       \
-	VPUNPCKHDQ Y6, Y2, Y13       \
-	VPUNPCKLDQ Y7, Y3, Y14       \
-	VPUNPCKHDQ Y7, Y3, Y15
+	VPUNPCKHWD Y15, Y13, Y7
 
 // SPLITPF prefetches the 8 planes' next 32 bytes at pf (R10) past them.
 #define SPLITPF \
@@ -107,10 +99,15 @@
 	ADDQ $8, DX             \
 	DECQ AX
 
-// DOTK: acc += x·q for register x (Y0 = q's pair in every lane pair).
-#define DOTK(x, off) \
-	VFMADD213PS off(DI), Y0, x \
+// DOTK: acc += x·q for register x and the broadcast query element qy.
+#define DOTK(x, qy, off) \
+	VFMADD213PS off(DI), qy, x \
 	VMOVUPS     x, off(DI)
+
+// SPLITQ broadcasts the pair's query elements into Y8 and Y9.
+#define SPLITQ \
+	VBROADCASTSS (DX), Y8   \
+	VBROADCASTSS 4(DX), Y9
 
 // func splitDotFMA(acc, src, q unsafe.Pointer, n, pairs, blocks, pf int)
 TEXT ·splitDotFMA(SB), NOSPLIT, $0-56
@@ -124,16 +121,16 @@ spdotpair:
 	SPLITPAIR
 spdot:
 	SPLITPF
-	SPLITT8
-	VBROADCASTSD (DX), Y0
-	DOTK(Y8, 0)
-	DOTK(Y9, 32)
-	DOTK(Y10, 64)
-	DOTK(Y11, 96)
-	DOTK(Y12, 128)
-	DOTK(Y13, 160)
-	DOTK(Y14, 192)
-	DOTK(Y15, 224)
+	SPLITT
+	SPLITQ
+	DOTK(Y0, Y8, 0)
+	DOTK(Y1, Y8, 32)
+	DOTK(Y2, Y8, 64)
+	DOTK(Y3, Y8, 96)
+	DOTK(Y4, Y9, 128)
+	DOTK(Y5, Y9, 160)
+	DOTK(Y6, Y9, 192)
+	DOTK(Y7, Y9, 224)
 	ADDQ $32, SI
 	ADDQ $32, BX
 	ADDQ $4096, DI
@@ -147,8 +144,8 @@ spdotdone:
 
 // L2K: acc += (q − x)² through the scratch register t, as the stripe
 // kernel's L2STEP.
-#define L2K(x, t, off) \
-	VSUBPS      x, Y0, t       \
+#define L2K(x, qy, t, off) \
+	VSUBPS      x, qy, t       \
 	VFMADD213PS off(DI), t, t  \
 	VMOVUPS     t, off(DI)
 
@@ -164,16 +161,16 @@ spl2pair:
 	SPLITPAIR
 spl2:
 	SPLITPF
-	SPLITT8
-	VBROADCASTSD (DX), Y0
-	L2K(Y8, Y1, 0)
-	L2K(Y9, Y2, 32)
-	L2K(Y10, Y3, 64)
-	L2K(Y11, Y4, 96)
-	L2K(Y12, Y5, 128)
-	L2K(Y13, Y6, 160)
-	L2K(Y14, Y7, 192)
-	L2K(Y15, Y1, 224)
+	SPLITT
+	SPLITQ
+	L2K(Y0, Y8, Y10, 0)
+	L2K(Y1, Y8, Y11, 32)
+	L2K(Y2, Y8, Y12, 64)
+	L2K(Y3, Y8, Y13, 96)
+	L2K(Y4, Y9, Y14, 128)
+	L2K(Y5, Y9, Y15, 160)
+	L2K(Y6, Y9, Y10, 192)
+	L2K(Y7, Y9, Y11, 224)
 	ADDQ $32, SI
 	ADDQ $32, BX
 	ADDQ $4096, DI
@@ -187,10 +184,10 @@ spl2done:
 
 // DNK: ab += x·q (at off) and bb += x·x (at 4096+off) through the scratch
 // register t, as the stripe kernel's DNSTEP.
-#define DNK(x, t, off) \
+#define DNK(x, qy, t, off) \
 	VMOVAPS     x, t                \
 	VFMADD213PS 4096+off(DI), t, t  \
-	VFMADD213PS off(DI), Y0, x      \
+	VFMADD213PS off(DI), qy, x      \
 	VMOVUPS     t, 4096+off(DI)     \
 	VMOVUPS     x, off(DI)
 
@@ -206,16 +203,16 @@ spdnpair:
 	SPLITPAIR
 spdn:
 	SPLITPF
-	SPLITT8
-	VBROADCASTSD (DX), Y0
-	DNK(Y8, Y1, 0)
-	DNK(Y9, Y2, 32)
-	DNK(Y10, Y3, 64)
-	DNK(Y11, Y4, 96)
-	DNK(Y12, Y5, 128)
-	DNK(Y13, Y6, 160)
-	DNK(Y14, Y7, 192)
-	DNK(Y15, Y1, 224)
+	SPLITT
+	SPLITQ
+	DNK(Y0, Y8, Y10, 0)
+	DNK(Y1, Y8, Y11, 32)
+	DNK(Y2, Y8, Y12, 64)
+	DNK(Y3, Y8, Y13, 96)
+	DNK(Y4, Y9, Y14, 128)
+	DNK(Y5, Y9, Y15, 160)
+	DNK(Y6, Y9, Y10, 192)
+	DNK(Y7, Y9, Y11, 224)
 	ADDQ $32, SI
 	ADDQ $32, BX
 	ADDQ $8192, DI
@@ -227,15 +224,15 @@ spdn:
 spdndone:
 	RET
 
-// FOLDJ leaves in y lane pair j's sums over the four accumulators,
-// (A0 + A1) + (A2 + A3), as foldLanes's first step: registers j, 4+j, 8+j
-// and 12+j of row set k, at a0..a3 (256·j, 256·(4+j), …) past DI.
-#define FOLDJ(a0, a1, a2, a3, y, t) \
-	VMOVUPS a0(DI), y    \
-	VADDPS  a1(DI), y, y \
-	VMOVUPS a2(DI), t    \
-	VADDPS  a3(DI), t, t \
-	VADDPS  t, y, y
+// FOLDL leaves in y lane l's sums over the four 8-lane accumulators,
+// (A0 + A1) + (A2 + A3), as foldLanes's first step: lanes l, 8+l, 16+l and
+// 24+l of row set k, at a0..a3 (128·l, 128·(8+l), …) past DI.
+#define FOLDL(a0, a1, a2, a3, y) \
+	VMOVUPS a0(DI), y      \
+	VADDPS  a1(DI), y, y   \
+	VMOVUPS a2(DI), Y8     \
+	VADDPS  a3(DI), Y8, Y8 \
+	VADDPS  Y8, y, y
 
 // func splitFold(acc, out unsafe.Pointer, blocks, blockStride int)
 //
@@ -252,21 +249,28 @@ TEXT ·splitFold(SB), NOSPLIT, $0-32
 sfblock:
 	MOVQ SI, DI
 	MOVQ AX, BX
-	MOVQ $8, R8
+	MOVQ $4, R8
 sfset:
-	FOLDJ(0, 1024, 2048, 3072, Y0, Y4)
-	FOLDJ(256, 1280, 2304, 3328, Y1, Y5)
-	FOLDJ(512, 1536, 2560, 3584, Y2, Y6)
-	FOLDJ(768, 1792, 2816, 3840, Y3, Y7)
-	VADDPS       Y2, Y0, Y0     // (s0, s1) of each row: y0+y4, y1+y5
-	VADDPS       Y3, Y1, Y1     // (s2, s3): y2+y6, y3+y7
-	VADDPS       Y1, Y0, Y0     // (s0+s2, s1+s3)
-	VHADDPS      Y0, Y0, Y0     // (s0+s2) + (s1+s3): rows 2k, 2k+1 | 16+2k, 17+2k
-	VMOVLPS      X0, (BX)
+	FOLDL(0, 1024, 2048, 3072, Y0)
+	FOLDL(128, 1152, 2176, 3200, Y1)
+	FOLDL(256, 1280, 2304, 3328, Y2)
+	FOLDL(384, 1408, 2432, 3456, Y3)
+	FOLDL(512, 1536, 2560, 3584, Y4)
+	FOLDL(640, 1664, 2688, 3712, Y5)
+	FOLDL(768, 1792, 2816, 3840, Y6)
+	FOLDL(896, 1920, 2944, 3968, Y7)
+	VADDPS       Y4, Y0, Y0     // s0 = y0 + y4
+	VADDPS       Y5, Y1, Y1     // s1 = y1 + y5
+	VADDPS       Y6, Y2, Y2     // s2 = y2 + y6
+	VADDPS       Y7, Y3, Y3     // s3 = y3 + y7
+	VADDPS       Y2, Y0, Y0     // s0 + s2
+	VADDPS       Y3, Y1, Y1     // s1 + s3
+	VADDPS       Y1, Y0, Y0     // rows 4k..4k+3 | 16+4k..19+4k
+	VMOVUPS      X0, (BX)
 	VEXTRACTF128 $1, Y0, X1
-	VMOVLPS      X1, 64(BX)
+	VMOVUPS      X1, 64(BX)
 	ADDQ $32, DI
-	ADDQ $8, BX
+	ADDQ $16, BX
 	DECQ R8
 	JNZ  sfset
 	ADDQ DX, SI

@@ -54,9 +54,9 @@ func (p *StripeScorer) ScoreSplit(planes []byte, stride, first, count int, first
 	metric := p.s.metric
 	more := first+count < stride // rows of the page follow this call's
 	for e := 0; e < dim; e += StripeElems {
-		// The stripe's lane pairs in the 32-wide kernels: element e goes
-		// to lane e mod 32.
-		acc := p.acc[(e%32)/2*64:]
+		// The stripe's lanes in the 32-wide kernels: element e goes to
+		// lane e mod 32 (8 floats a register, 4 registers a lane).
+		acc := p.acc[(e%32)*32:]
 		src := planes[4*e*stride+first:]
 		// Prefetch the next stripe's planes, the same rows; in the last
 		// stripe, the next rows' first planes (when the page has more).
