@@ -10,6 +10,7 @@ import (
 
 	"github.com/apache/iceberg-go"
 
+	"github.com/coltype-lab/lab/data/coltype"
 	"github.com/coltype-lab/lab/internal/toytype"
 )
 
@@ -167,5 +168,35 @@ func TestDescriptionJSONKeepsFileAndVectorColumns(t *testing.T) {
 	}
 	if keys := columnKeys(t, b); len(keys) != 0 || pd.Columns != nil {
 		t.Errorf("a table without lab types: columns %v, JSON keys %v", pd.Columns, keys)
+	}
+}
+
+// metricsDecl is a declaration of a type that asks for a metrics mode:
+// only Type, ColumnName and TypeName are called on it.
+type metricsDecl struct {
+	coltype.Decl
+	t      *coltype.Type
+	column string
+}
+
+func (d metricsDecl) Type() *coltype.Type { return d.t }
+func (d metricsDecl) ColumnName() string  { return d.column }
+func (d metricsDecl) TypeName() string    { return d.t.Name }
+
+// A column type's TableMetrics becomes its columns' metrics mode, which the
+// caller's properties override; VECTOR's is counts, and a type without one
+// leaves the column to the table's default.
+func TestTablePropertiesTakeTypesMetricsModes(t *testing.T) {
+	spec := mustSpec(t, "id:long!,emb:vector<float32,2>,score:unit_interval")
+	spec.Decls = append(spec.Decls, metricsDecl{t: &coltype.Type{Name: "probe", Property: "write.parquet.probe-columns", TableMetrics: "truncate(8)"}, column: "probe_col"})
+	props := tableProperties(spec, map[string]string{"write.metadata.metrics.column.probe_col": "full"})
+	for col, want := range map[string]string{"emb": "counts", "probe_col": "full", "score": "", "id": ""} {
+		if got := props["write.metadata.metrics.column."+col]; got != want {
+			t.Errorf("metrics mode of %s = %q, want %q", col, got, want)
+		}
+	}
+	props = tableProperties(spec, nil)
+	if got := props["write.metadata.metrics.column.probe_col"]; got != "truncate(8)" {
+		t.Errorf("metrics mode of probe_col without the caller's = %q, want truncate(8)", got)
 	}
 }

@@ -72,10 +72,9 @@ type CreateOptions struct {
 }
 
 // Create creates a table, and its namespace when the catalog lacks it. The
-// table is format-version 3 unless Properties say otherwise; VECTOR columns
-// default to counts metrics (write.metadata.metrics.column.<col>=counts):
-// a 768-dim float32 vector's lower and upper bounds are 6 KB per file, and
-// no planner can prune on them.
+// table is format-version 3 unless Properties say otherwise; columns of a
+// type with TableMetrics (VECTOR: counts) default to that metrics mode
+// (write.metadata.metrics.column.<col>).
 func (c *Catalog) Create(ctx context.Context, ident itable.Identifier, o CreateOptions) (*Table, error) {
 	name := identString(ident)
 	if o.Spec == nil || o.Spec.Schema == nil {
@@ -124,12 +123,16 @@ func (c *Catalog) Create(ctx context.Context, ident itable.Identifier, o CreateO
 	return &Table{cat: c, tbl: t, ident: ident}, nil
 }
 
-// tableProperties layers the table's properties: format-version 3, counts
-// metrics for VECTOR columns, then the caller's, then the declarations.
+// tableProperties layers the table's properties: format-version 3, the
+// metrics modes the declared columns' types ask for (coltype.Type's
+// TableMetrics: counts for VECTOR), then the caller's, then the
+// declarations.
 func tableProperties(spec *schemaspec.Spec, given map[string]string) iceberg.Properties {
 	props := iceberg.Properties{PropFormatVersion: strconv.Itoa(DefaultFormatVersion)}
-	for _, v := range vector.Columns(spec.Decls) {
-		props[registry.MetricsColumnKeyPrefix+v.Column] = "counts"
+	for _, d := range spec.Decls {
+		if m := d.Type().TableMetrics; m != "" {
+			props[registry.MetricsColumnKeyPrefix+d.ColumnName()] = m
+		}
 	}
 	maps.Copy(props, given)
 	maps.Copy(props, spec.Properties())

@@ -56,6 +56,12 @@ type Type struct {
 	// in Parquet files ("VECTOR"); "" when it has none. lab inspect uses
 	// it to find the formatter, and errors use it to name the type.
 	Annotation string
+	// TableMetrics is the Iceberg metrics mode (spec.md "Metrics"; the
+	// table property write.metadata.metrics.column.<col>) a table created
+	// with columns of the type gives them unless its properties say
+	// otherwise: "counts" where bounds would be large and prune nothing;
+	// "" leaves the table's default.
+	TableMetrics string
 	// ReservedIDs is how many field ids after a column's own its Iceberg
 	// type takes in the schema forms (FILE: its six children's).
 	ReservedIDs int
