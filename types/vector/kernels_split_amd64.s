@@ -6,7 +6,10 @@
 // Rows come as a byte-split matrix (plane 4e+b holds byte b of element e
 // of every row, one byte a row, planes n bytes apart), and each call takes
 // pairs consecutive pairs of elements, pair i's 8 planes at src + 8i·n, …,
-// src + (8i+7)·n, 32 rows at a time for blocks blocks. The byte and word
+// src + (8i+7)·n, for blocks blocks of 32 rows, block after block: each
+// block's pairs in turn (its 64 planes read side by side, its accumulators
+// staying in L1), which measured about a seventh faster than pair after
+// pair over all blocks. The byte and word
 // unpacks below turn 32 bytes of an element's 4 planes into the element of
 // those rows as float32s, eight rows to a register: register k holds rows
 // 4k..4k+3 and 16+4k..19+4k (the unpack instructions work within 128-bit
@@ -72,32 +75,41 @@
 	PREFETCHT0 (R11)(R8*2)       \
 	PREFETCHT0 (R11)(R9*1)
 
-// SPLITARGS loads the arguments: R12 the pair's first plane, R13 its
-// accumulators, DX its query elements, AX the pairs left.
+// SPLITARGS loads the arguments: R12 the first pair's first plane at the
+// block's rows, R13 the block's accumulators, CX the blocks left.
 #define SPLITARGS \
 	MOVQ acc+0(FP), R13     \
 	MOVQ src+8(FP), R12     \
-	MOVQ q+16(FP), DX       \
 	MOVQ n+24(FP), R8       \
-	MOVQ pairs+32(FP), AX   \
 	MOVQ pf+48(FP), R10     \
-	LEAQ (R8)(R8*2), R9
+	LEAQ (R8)(R8*2), R9     \
+	MOVQ pairs+32(FP), AX   \
+	MOVQ blocks+40(FP), CX
 
-// SPLITPAIR starts a pair: SI and BX its planes 0 and 4, DI its
-// accumulators, CX the blocks.
-#define SPLITPAIR \
+// SPLITBLOCK starts a block of 32 rows: SI and BX the first pair's planes 0
+// and 4, DI its accumulators, DX its query elements, AX the pairs.
+#define SPLITBLOCK \
 	MOVQ R12, SI            \
 	LEAQ (SI)(R8*4), BX     \
 	MOVQ R13, DI            \
-	MOVQ blocks+40(FP), CX
+	MOVQ q+16(FP), DX       \
+	MOVQ pairs+32(FP), AX
 
-// SPLITNEXT moves on to the next pair: 8 planes, one lane pair and two
-// query elements on.
-#define SPLITNEXT \
-	LEAQ (R12)(R8*8), R12   \
-	ADDQ $256, R13          \
+// SPLITPAIR moves on to the block's next pair: 8 planes, one lane pair
+// and two query elements on.
+#define SPLITPAIR \
+	LEAQ (SI)(R8*8), SI     \
+	LEAQ (BX)(R8*8), BX     \
+	ADDQ $256, DI           \
 	ADDQ $8, DX             \
 	DECQ AX
+
+// SPLITNEXT moves on to the next block: 32 rows on, its accumulators
+// stride bytes on.
+#define SPLITNEXT(stride) \
+	ADDQ $32, R12           \
+	ADDQ $stride, R13       \
+	DECQ CX
 
 // DOTK: acc += x·q for register x and the broadcast query element qy.
 #define DOTK(x, qy, off) \
@@ -114,11 +126,10 @@ TEXT ·splitDotFMA(SB), NOSPLIT, $0-56
 	SPLITARGS
 	TESTQ AX, AX
 	JZ    spdotdone
-	MOVQ  blocks+40(FP), CX
 	TESTQ CX, CX
 	JZ    spdotdone
-spdotpair:
-	SPLITPAIR
+spdotblock:
+	SPLITBLOCK
 spdot:
 	SPLITPF
 	SPLITT
@@ -131,13 +142,10 @@ spdot:
 	DOTK(Y5, Y9, 160)
 	DOTK(Y6, Y9, 192)
 	DOTK(Y7, Y9, 224)
-	ADDQ $32, SI
-	ADDQ $32, BX
-	ADDQ $4096, DI
-	DECQ CX
+	SPLITPAIR
 	JNZ  spdot
-	SPLITNEXT
-	JNZ  spdotpair
+	SPLITNEXT(4096)
+	JNZ  spdotblock
 	VZEROUPPER
 spdotdone:
 	RET
@@ -154,11 +162,10 @@ TEXT ·splitL2FMA(SB), NOSPLIT, $0-56
 	SPLITARGS
 	TESTQ AX, AX
 	JZ    spl2done
-	MOVQ  blocks+40(FP), CX
 	TESTQ CX, CX
 	JZ    spl2done
-spl2pair:
-	SPLITPAIR
+spl2block:
+	SPLITBLOCK
 spl2:
 	SPLITPF
 	SPLITT
@@ -171,13 +178,10 @@ spl2:
 	L2K(Y5, Y9, Y15, 160)
 	L2K(Y6, Y9, Y10, 192)
 	L2K(Y7, Y9, Y11, 224)
-	ADDQ $32, SI
-	ADDQ $32, BX
-	ADDQ $4096, DI
-	DECQ CX
+	SPLITPAIR
 	JNZ  spl2
-	SPLITNEXT
-	JNZ  spl2pair
+	SPLITNEXT(4096)
+	JNZ  spl2block
 	VZEROUPPER
 spl2done:
 	RET
@@ -196,11 +200,10 @@ TEXT ·splitDotNormFMA(SB), NOSPLIT, $0-56
 	SPLITARGS
 	TESTQ AX, AX
 	JZ    spdndone
-	MOVQ  blocks+40(FP), CX
 	TESTQ CX, CX
 	JZ    spdndone
-spdnpair:
-	SPLITPAIR
+spdnblock:
+	SPLITBLOCK
 spdn:
 	SPLITPF
 	SPLITT
@@ -213,13 +216,10 @@ spdn:
 	DNK(Y5, Y9, Y15, 160)
 	DNK(Y6, Y9, Y10, 192)
 	DNK(Y7, Y9, Y11, 224)
-	ADDQ $32, SI
-	ADDQ $32, BX
-	ADDQ $8192, DI
-	DECQ CX
+	SPLITPAIR
 	JNZ  spdn
-	SPLITNEXT
-	JNZ  spdnpair
+	SPLITNEXT(8192)
+	JNZ  spdnblock
 	VZEROUPPER
 spdndone:
 	RET
