@@ -1,6 +1,7 @@
 package vector
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -15,22 +16,10 @@ func TestStripeScorerMatchesRows(t *testing.T) {
 		t.Skip("no stripe kernels on this CPU or build: sources score whole rows")
 	}
 	r := rand.New(rand.NewPCG(4, 4))
-	special := []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1)), 1e-40, -1e-41, 3.4e38, 0, float32(math.Copysign(0, -1))}
 	for _, dim := range []int{32, 64, 96, 768} {
 		for _, metric := range []Metric{MetricDot, MetricCosine, MetricL2} {
 			for _, rows := range []int{0, 1, 2, 3, 5, 64, 341} {
-				data := make([]float32, rows*dim)
-				for i := range data {
-					data[i] = float32(r.NormFloat64() * math.Pow(10, float64(r.IntN(9)-4)))
-					if r.IntN(200) == 0 {
-						data[i] = special[r.IntN(len(special))]
-					}
-				}
-				q := make([]float32, dim)
-				for i := range q {
-					q[i] = float32(r.NormFloat64())
-				}
-				queries := Matrix{Dim: dim, Data: q}
+				data, queries := stripeTestRows(r, rows, dim)
 				k := rows + 1
 				want, err := NewScanScorer(metric, dim, queries, k, 1)
 				if err != nil {
@@ -67,16 +56,41 @@ func TestStripeScorerMatchesRows(t *testing.T) {
 				if err := p.Finish(0, ids); err != nil {
 					t.Fatal(err)
 				}
-				w, g := want.Results()[0], got.Results()[0]
-				if len(w) != len(g) {
-					t.Fatalf("dim %d %v rows %d: %d results, want %d", dim, metric, rows, len(g), len(w))
-				}
-				for i := range w {
-					if w[i].ID != g[i].ID || math.Float32bits(w[i].Score) != math.Float32bits(g[i].Score) && !(w[i].Score != w[i].Score && g[i].Score != g[i].Score) {
-						t.Fatalf("dim %d %v rows %d: result %d = %+v, row by row %+v", dim, metric, rows, i, g[i], w[i])
-					}
-				}
+				sameScores(t, fmt.Sprintf("dim %d %v rows %d", dim, metric, rows), want, got)
 			}
+		}
+	}
+}
+
+// stripeTestRows draws rows × dim values, with NaNs, infinities,
+// subnormals and magnitudes whose products round among them, and a query.
+func stripeTestRows(r *rand.Rand, rows, dim int) ([]float32, Matrix) {
+	special := []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1)), 1e-40, -1e-41, 3.4e38, 0, float32(math.Copysign(0, -1))}
+	data := make([]float32, rows*dim)
+	for i := range data {
+		data[i] = float32(r.NormFloat64() * math.Pow(10, float64(r.IntN(9)-4)))
+		if r.IntN(200) == 0 {
+			data[i] = special[r.IntN(len(special))]
+		}
+	}
+	q := make([]float32, dim)
+	for i := range q {
+		q[i] = float32(r.NormFloat64())
+	}
+	return data, Matrix{Dim: dim, Data: q}
+}
+
+// sameScores wants got's results to be want's, ids equal and scores bit for
+// bit (any NaN matching any NaN).
+func sameScores(t *testing.T, what string, want, got *ScanScorer) {
+	t.Helper()
+	w, g := want.Results()[0], got.Results()[0]
+	if len(w) != len(g) {
+		t.Fatalf("%s: %d results, want %d", what, len(g), len(w))
+	}
+	for i := range w {
+		if w[i].ID != g[i].ID || math.Float32bits(w[i].Score) != math.Float32bits(g[i].Score) && !(w[i].Score != w[i].Score && g[i].Score != g[i].Score) {
+			t.Fatalf("%s: result %d = %+v, row by row %+v", what, i, g[i], w[i])
 		}
 	}
 }

@@ -2,6 +2,7 @@ package vector
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -37,23 +38,11 @@ func TestScoreSplitMatchesRows(t *testing.T) {
 		t.Skip("no stripe kernels on this CPU or build: sources score whole rows")
 	}
 	r := rand.New(rand.NewPCG(5, 5))
-	special := []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1)), 1e-40, -1e-41, 3.4e38, 0, float32(math.Copysign(0, -1))}
 	for _, dim := range []int{32, 64, 96, 768} {
 		for _, metric := range []Metric{MetricDot, MetricCosine, MetricL2} {
 			for _, rows := range []int{32, 33, 47, 63, 64, 100, 341, 512} {
 				for _, shape := range []struct{ first, after int }{{0, 0}, {5, 0}, {0, 40}, {17, 3}} {
-					data := make([]float32, rows*dim)
-					for i := range data {
-						data[i] = float32(r.NormFloat64() * math.Pow(10, float64(r.IntN(9)-4)))
-						if r.IntN(200) == 0 {
-							data[i] = special[r.IntN(len(special))]
-						}
-					}
-					q := make([]float32, dim)
-					for i := range q {
-						q[i] = float32(r.NormFloat64())
-					}
-					queries := Matrix{Dim: dim, Data: q}
+					data, queries := stripeTestRows(r, rows, dim)
 					k := rows + 1
 					want, err := NewScanScorer(metric, dim, queries, k, 1)
 					if err != nil {
@@ -74,15 +63,7 @@ func TestScoreSplitMatchesRows(t *testing.T) {
 					if err := got.Stripes(0).ScoreSplit(planes, shape.first+rows+shape.after, shape.first, rows, 7, ids); err != nil {
 						t.Fatal(err)
 					}
-					w, g := want.Results()[0], got.Results()[0]
-					if len(w) != len(g) {
-						t.Fatalf("dim %d %v rows %d: %d results, want %d", dim, metric, rows, len(g), len(w))
-					}
-					for i := range w {
-						if w[i].ID != g[i].ID || math.Float32bits(w[i].Score) != math.Float32bits(g[i].Score) && !(w[i].Score != w[i].Score && g[i].Score != g[i].Score) {
-							t.Fatalf("dim %d %v rows %d %+v: result %d = %+v, row by row %+v", dim, metric, rows, shape, i, g[i], w[i])
-						}
-					}
+					sameScores(t, fmt.Sprintf("dim %d %v rows %d %+v", dim, metric, rows, shape), want, got)
 				}
 			}
 		}
