@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -14,67 +13,56 @@ import (
 	"github.com/spf13/viper"
 
 	"github.com/coltype-lab/lab/formats/parquet/annotate"
+	"github.com/coltype-lab/lab/formats/parquet/annotate/request"
+	"github.com/coltype-lab/lab/formats/parquet/filecol"
 	"github.com/coltype-lab/lab/formats/parquet/footer"
-	"github.com/coltype-lab/lab/types/vector"
+	"github.com/coltype-lab/lab/formats/parquet/vectorcol"
 )
 
 func init() { commands = append(commands, newAnnotateCommand) }
 
 func newAnnotateCommand(_ *viper.Viper) *cobra.Command {
-	var files, vectors []string
+	var files, vectors, types []string
 	var force, allowVectorRepetition bool
 	cmd := &cobra.Command{
-		Use:   "annotate IN.parquet OUT.parquet --file COLUMN ... --vector 'COLUMN:vector<ELEMENT,DIM>[;key=value...]' ...",
-		Short: "Add FILE and VECTOR annotations to an existing Parquet file by rewriting only its footer",
-		Long: `Annotate copies IN to OUT with FILE and VECTOR logical types added to the
-footer. Every byte before the footer is copied unchanged (and compared after
-writing); only the footer and its length change. The annotations are mirrored
-in the key/value metadata under "` + footer.MirrorKey + `".
-
-COLUMN is a dotted path from the root (a.b.c).
-
-  --file COLUMN     FILE (union id 19) on a group whose children are a subset
-                    of uri, offset, size, content_type, checksum, inline.
-  --vector COLUMN:vector<ELEMENT,DIM>[;key=value...]
-                    VECTOR on a 3-level list group (group, repeated middle
-                    group, one element): DIM elements of ELEMENT (float32,
-                    float64, float16 or int8), which the element column's
-                    type is checked against. The declaration is spelt as in
-                    schemas and write.parquet.vector-columns; settings may
-                    follow, each after a ";":
-                      id=N         the VECTOR union id (default 20; not 1-19)
-                      layout=L     list (default: the middle group stays
-                                   REPEATED, every reader still reads a list)
-                                   or vector-repetition (PR #592: the middle
-                                   group becomes VECTOR with vector_length;
-                                   needs --allow-vector-repetition, and is only
-                                   right for data written with VECTOR levels).
-                                   flba (VECTOR on a FIXED_LEN_BYTE_ARRAY leaf)
-                                   is not supported by the footer codec.
-
-Both flags repeat. OUT must not exist unless --force; the new file is written
-beside OUT under a temporary name and renamed, so a refusal or failure leaves
-nothing behind. Refused: footers that do not re-encode byte-identically,
-encrypted files, edits that change the schema's shape, and columns of the
-wrong structure or type.`,
+		Use:   "annotate IN.parquet OUT.parquet --file COLUMN ... --vector 'COLUMN:vector<ELEMENT,DIM>[;key=value...]' ... --type COLUMN:TYPE ...",
+		Short: "Add FILE, VECTOR or other registered annotations to an existing Parquet file by rewriting only its footer",
+		Long:  annotateLong(),
 		Example: `  lab annotate in.parquet out.parquet --file doc --vector 'emb:vector<float32,768>'
-  lab annotate in.parquet out.parquet --vector 'a.emb:vector<float32,4>;id=33' --vector 'b:vector<int8,8>;layout=list' --force`,
+  lab annotate in.parquet out.parquet --vector 'a.emb:vector<float32,4>;id=33' --vector 'b:vector<int8,8>;layout=list' --force
+  lab annotate in.parquet out.parquet --type doc:file --type 'emb:vector<float32,768>;id=33'`,
 		Args: usageArgs(cobra.ExactArgs(2)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var anns []annotate.Request
-			for _, f := range files {
-				a, err := parseFileFlag(f)
+			add := func(flag, value string, parse func(string) (request.Request, error)) error {
+				a, err := parse(value)
 				if err != nil {
-					return usageError{err}
+					return usageError{fmt.Errorf("%s %q: %w", flag, value, err)}
 				}
+				a.Name = flag + " " + value // errors name the flag as the user gave it
 				anns = append(anns, a)
+				return nil
+			}
+			for _, f := range files {
+				if err := add("--file", f, func(column string) (request.Request, error) {
+					return parseRequestAs(filecol.AnnotateTypeName, column+":"+filecol.AnnotateTypeName)
+				}); err != nil {
+					return err
+				}
 			}
 			for _, v := range vectors {
-				a, err := parseVectorFlag(v)
-				if err != nil {
-					return usageError{err}
+				// Straight to VECTOR's parser, which also takes the legacy
+				// COLUMN:ELEMENT:DIM and explains the retired dim= form.
+				if err := add("--vector", v, func(spec string) (request.Request, error) {
+					return parseRequestAs(vectorcol.AnnotateTypeName, spec)
+				}); err != nil {
+					return err
 				}
-				anns = append(anns, a)
+			}
+			for _, t := range types {
+				if err := add("--type", t, request.Parse); err != nil {
+					return err
+				}
 			}
 			for i, a := range anns {
 				for _, b := range anns[:i] {
@@ -84,93 +72,70 @@ wrong structure or type.`,
 				}
 			}
 			if len(anns) == 0 {
-				return usageError{errors.New("nothing to annotate: give --file COLUMN or --vector COLUMN:vector<ELEMENT,DIM>")}
+				return usageError{errors.New("nothing to annotate: give --file COLUMN, --vector COLUMN:vector<ELEMENT,DIM> or --type COLUMN:TYPE")}
 			}
 			return annotateFile(cmd.OutOrStdout(), args[0], args[1], anns, force, allowVectorRepetition)
 		},
 	}
 	cmd.Flags().StringArrayVar(&files, "file", nil, "annotate the group COLUMN as FILE (repeatable)")
 	cmd.Flags().StringArrayVar(&vectors, "vector", nil, "annotate COLUMN as VECTOR: COLUMN:vector<ELEMENT,DIM>[;id=N][;layout=L] (repeatable)")
+	cmd.Flags().StringArrayVar(&types, "type", nil, "annotate COLUMN as a registered type: COLUMN:TYPE[...], TYPE one of "+requestTypeNames()+" (repeatable)")
 	cmd.Flags().BoolVar(&force, "force", false, "replace OUT if it exists")
 	cmd.Flags().BoolVar(&allowVectorRepetition, "allow-vector-repetition", false,
 		"let layout=vector-repetition change the middle group's repetition (only for data written with VECTOR levels)")
 	return cmd
 }
 
-func columnPath(s string) ([]string, error) {
-	if s == "" {
-		return nil, errors.New("empty column path")
-	}
-	path := strings.Split(s, ".")
-	if slices.Contains(path, "") {
-		return nil, fmt.Errorf("column path %q has an empty name", s)
-	}
-	return path, nil
-}
+// annotateLong is the help, with the registered types' grammar and usage:
+// a type linked into the lab documents itself here.
+func annotateLong() string {
+	var b strings.Builder
+	b.WriteString(`Annotate copies IN to OUT with logical types added to the footer: FILE,
+VECTOR, or any other registered type. Every byte before the footer is
+copied unchanged (and compared after writing); only the footer and its
+length change. The annotations are mirrored in the key/value metadata
+under "` + footer.MirrorKey + `".
 
-func parseFileFlag(s string) (annotate.Request, error) {
-	path, err := columnPath(s)
-	if err != nil {
-		return annotate.Request{}, fmt.Errorf("--file %q: %w", s, err)
-	}
-	return annotate.Request{Name: "--file " + s, Path: path, Annotation: footer.Annotation{Kind: footer.KindFile}}, nil
-}
+COLUMN is a dotted path from the root (a.b.c).
 
-// parseVectorFlag reads --vector COLUMN:vector<ELEMENT,DIM>[;id=N][;layout=L]
-// with types/vector's one declaration parser.
-func parseVectorFlag(s string) (annotate.Request, error) {
-	a := annotate.Request{Name: "--vector " + s, Annotation: footer.Annotation{Kind: footer.KindVector}}
-	fail := func(format string, args ...any) (annotate.Request, error) {
-		return annotate.Request{}, fmt.Errorf("--vector %q: %s", s, fmt.Sprintf(format, args...))
-	}
-	if col, params, ok := strings.Cut(s, ":"); ok && strings.Contains(params, "dim=") {
-		return fail("the COLUMN:dim=N,element=T form is gone: write '%s:vector<ELEMENT,DIM>[;id=N][;layout=L]'", col)
-	}
-	d, settings, err := vector.ParseDeclarationSettings(s)
-	if err != nil {
-		return fail("%v", err)
-	}
-	if a.Path, err = columnPath(d.Column); err != nil {
-		return fail("%v", err)
-	}
-	a.Annotation.VectorLength = int32(d.Dim) // at most vector.MaxDim
-	a.Element = d.Element
-	flba := false
-	for _, kv := range settings {
-		switch k, v := kv.Key, kv.Value; k {
-		case "id":
-			n, err := strconv.Atoi(v)
-			if err != nil {
-				return fail("id=%s is not an integer", v)
-			}
-			id, err := vectorIDFlag(n)
-			if err != nil {
-				return fail("%v", err)
-			}
-			a.Annotation.ID = id
-		case "layout":
-			switch v {
-			case "list":
-			case "vector-repetition":
-				a.Annotation.VectorRepetition = true
-			case "flba":
-				flba = true
-			default:
-				return fail("layout=%s: want list, vector-repetition or flba", v)
-			}
-		default:
-			return fail("column %q: unknown setting %q (want id, layout)", d.Column, k)
+  --type COLUMN:TYPE  an annotation of a registered type, spelt as below.
+  --file COLUMN       shorthand for --type COLUMN:file.
+  --vector DECL       shorthand for --type DECL, DECL a vector declaration
+                      (COLUMN:vector<ELEMENT,DIM>[;key=value...]).
+
+Types:
+`)
+	for _, t := range request.Types() {
+		fmt.Fprintf(&b, "\n  %s\n", t.Syntax)
+		for _, line := range strings.Split(t.Usage, "\n") {
+			fmt.Fprintf(&b, "      %s\n", line)
 		}
 	}
-	if flba {
-		// A FIXED_LEN_BYTE_ARRAY cell does not say what its bytes are: the
-		// declared element names them, and the leaf must be dim x width long.
-		name, _ := a.Element.ParquetElement() // the parser admits only elements that have one
-		a.Annotation.Element = name
-		a.Element = 0 // Element is checked against list elements; the codec checks the leaf length
-		a.FLBA = true
+	b.WriteString(`
+The flags repeat. OUT must not exist unless --force; the new file is
+written beside OUT under a temporary name and renamed, so a refusal or
+failure leaves nothing behind. Refused: footers that do not re-encode
+byte-identically, encrypted files, edits that change the schema's shape,
+and columns of the wrong structure or type.`)
+	return b.String()
+}
+
+func requestTypeNames() string {
+	var names []string
+	for _, t := range request.Types() {
+		names = append(names, t.Name)
 	}
-	return a, nil
+	return strings.Join(names, ", ")
+}
+
+// parseRequestAs parses spec with the request type of a name, for the flags
+// that stand for one type.
+func parseRequestAs(typeName, spec string) (request.Request, error) {
+	t, ok := request.Lookup(typeName)
+	if !ok {
+		return request.Request{}, fmt.Errorf("no %s annotation type is registered", typeName)
+	}
+	return t.Parse(spec)
 }
 
 // annotateFile runs annotate.File and prints what it wrote and verified.

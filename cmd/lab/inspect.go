@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"math"
 	"strconv"
 
 	"github.com/spf13/cobra"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/coltype-lab/lab/formats/parquet/footer"
 	"github.com/coltype-lab/lab/formats/parquet/inspect"
+	"github.com/coltype-lab/lab/formats/parquet/vectorcol"
 )
 
 func init() { commands = append(commands, newInspectCommand) }
@@ -72,9 +72,9 @@ index; --row-groups all keeps the report complete.`,
 // vectorIDFlag checks a VECTOR union id given on the command line, so that a
 // bad value is a usage error (footer.WithVectorID states the same rule).
 func vectorIDFlag(id int) (int16, error) {
-	if id <= int(footer.FileID) || id > math.MaxInt16 {
-		return 0, usageError{fmt.Errorf("VECTOR union id %d is not usable: it must be above %d (parquet-format's ids 1-%d) and at most %d",
-			id, footer.FileID, footer.FileID, math.MaxInt16)}
+	n, err := vectorcol.CheckVectorID(id)
+	if err != nil {
+		return 0, usageError{err}
 	}
-	return int16(id), nil
+	return n, nil
 }

@@ -2,11 +2,12 @@
 // UNIT_INTERVAL, a DOUBLE leaf whose values lie in [0, 1]. It is one package
 // and a blank import, as every new column type should be (DESIGN.md,
 // "Layout"): it registers its footer logical type with footer, its column
-// binding with formats/parquet and its value-level entry (schema name,
-// property, JSON check, inspect formatter) with data/coltype, and none of
-// those (nor data/schemaspec, data/jsonrow or formats/parquet/inspect,
-// which read the registries) imports it. Only tests import it; the lab writes no
-// UNIT_INTERVAL files.
+// binding with formats/parquet, its value-level entry (schema name,
+// property, JSON check, inspect formatter) with data/coltype and its
+// annotate request (score:unit_interval) with formats/parquet/annotate/request,
+// and none of those (nor data/schemaspec, data/jsonrow or
+// formats/parquet/inspect, which read the registries) imports it. Only
+// tests import it; the lab writes no UNIT_INTERVAL files.
 package toytype
 
 import (
@@ -20,6 +21,7 @@ import (
 
 	"github.com/coltype-lab/lab/data/coltype"
 	"github.com/coltype-lab/lab/formats/parquet"
+	"github.com/coltype-lab/lab/formats/parquet/annotate/request"
 	"github.com/coltype-lab/lab/formats/parquet/footer"
 )
 
@@ -43,6 +45,19 @@ func init() {
 		Name: Name, Property: PropColumns, Annotation: string(Kind),
 		Iceberg: iceberg.PrimitiveTypes.Float64, Check: check, Format: percent,
 	})
+	request.Register(request.Type{
+		Name: Name, Syntax: "COLUMN:" + Name,
+		Usage: "UNIT_INTERVAL (union id " + strconv.Itoa(int(ID)) + ") on a DOUBLE leaf; only the footer is read,\nso values outside [0, 1] go unnoticed.",
+		Parse: parseAnnotateRequest,
+	})
+}
+
+func parseAnnotateRequest(spec string) (request.Request, error) {
+	path, err := request.ParsePlain(spec, Name)
+	if err != nil {
+		return request.Request{}, err
+	}
+	return request.Request{Name: spec, Path: path, Annotation: footer.Annotation{Kind: Kind}}, nil
 }
 
 // check refuses what is not a UNIT_INTERVAL value: on write (the binding)

@@ -6,6 +6,11 @@
 // check element types the footer cannot see, read the written file back and
 // compare every byte before the footer, so a copy that is not what it claims
 // never replaces its destination.
+//
+// Requests can also be read from text (request.Parse: doc:file,
+// emb:vector<float32,768>;id=33): each column type registers the parser of
+// its own specs (request.Register) from its package, as it registers its
+// column binding, so lab annotate learns a type from a blank import.
 package annotate
 
 import (
@@ -18,28 +23,18 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/coltype-lab/lab/formats/parquet/annotate/request"
 	"github.com/coltype-lab/lab/formats/parquet/footer"
 	"github.com/coltype-lab/lab/formats/parquet/inspect"
 	"github.com/coltype-lab/lab/internal/publish"
 	"github.com/coltype-lab/lab/internal/safeopen"
-	"github.com/coltype-lab/lab/types/vector"
 )
 
-// Request is one annotation to add.
-type Request struct {
-	// Name is the request as the user gave it (a flag, say), so that
-	// errors name what to change.
-	Name       string
-	Path       []string // the column, from the root
-	Annotation footer.Annotation
-	// Element, when not 0, is checked against a VECTOR list's element
-	// column: the footer annotates the group and cannot tell float32 from
-	// int32 on its own.
-	Element vector.ElementType
-	// FLBA asks for a VECTOR on a FIXED_LEN_BYTE_ARRAY leaf; the column
-	// must be one.
-	FLBA bool
-}
+// Request is one annotation to add. It lives in package request, which
+// column types import to register how their requests are spelt: this
+// package reads files back with formats/parquet/inspect, whose tests import
+// those column types.
+type Request = request.Request
 
 // Options are the choices AnnotateFile leaves to the caller.
 type Options struct {
