@@ -101,3 +101,43 @@ func TestScoreSplitRefuses(t *testing.T) {
 		t.Errorf("the last plane need only reach the last row: %v", err)
 	}
 }
+
+// FuzzScoreSplit scores byte planes of any shape the fuzzer picks (rows,
+// where they start and end among the planes, the metric, the dimension)
+// and wants SearchStream's scores bit for bit, or an error for shapes
+// ScoreSplit refuses; never a panic or a read outside the planes.
+func FuzzScoreSplit(f *testing.F) {
+	f.Add(uint64(1), uint16(33), uint8(0), uint8(0), uint8(0), uint8(1))
+	f.Add(uint64(2), uint16(341), uint8(5), uint8(40), uint8(1), uint8(24))
+	f.Add(uint64(3), uint16(31), uint8(0), uint8(0), uint8(2), uint8(2))
+	f.Fuzz(func(t *testing.T, seed uint64, rows uint16, first, after, metricN, dims uint8) {
+		if !haveStripeKernels {
+			t.Skip("no stripe kernels on this CPU or build")
+		}
+		dim := 32 * (1 + int(dims)%24)
+		metric := []Metric{MetricDot, MetricCosine, MetricL2}[int(metricN)%3]
+		n := int(rows) % 600
+		r := rand.New(rand.NewPCG(seed, seed))
+		data, queries := stripeTestRows(r, n, dim)
+		stride := int(first) + n + int(after)
+		planes := splitPlanes(r, data, dim, int(first), stride)
+		got, err := NewScanScorer(metric, dim, queries, n+1, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := got.Stripes(0).ScoreSplit(planes, stride, int(first), n, 0, nil); err != nil {
+			if n >= SplitMinRows {
+				t.Fatalf("%d rows at %d of %d refused: %v", n, first, stride, err)
+			}
+			return
+		}
+		if n < SplitMinRows {
+			t.Fatalf("%d rows accepted, fewer than %d", n, SplitMinRows)
+		}
+		want, _ := NewScanScorer(metric, dim, queries, n+1, 1)
+		if err := want.Score(0, Block{Vectors: data, Dim: dim}); err != nil {
+			t.Fatal(err)
+		}
+		sameScores(t, fmt.Sprintf("dim %d %v rows %d at %d of %d", dim, metric, n, first, stride), want, got)
+	})
+}
