@@ -2,6 +2,7 @@ package parquet
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -282,10 +283,26 @@ func (a *recordAppender) startShredded() error {
 func guard(location, what string, fn func() error) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("%s %s: parquet: %v", what, location, r)
+			err = &recoveredPanic{fmt.Sprintf("%s %s: parquet: %v", what, location, r)}
 		}
 	}()
 	return fn()
+}
+
+// recoveredPanic is a parquet-go panic that guard recovered; its text
+// already says what was being done to which file.
+type recoveredPanic struct{ msg string }
+
+func (e *recoveredPanic) Error() string { return e.msg }
+
+// inContext prefixes err with "what location: " unless it is guard's
+// recovered panic, which says so already: without the check, a panic on
+// close read "close f.parquet: close f.parquet: parquet: ...".
+func inContext(what, location string, err error) error {
+	if p := (*recoveredPanic)(nil); errors.As(err, &p) {
+		return err
+	}
+	return fmt.Errorf("%s %s: %w", what, location, err)
 }
 
 func (a *recordAppender) Add(rec *data.Record) error {
@@ -411,7 +428,7 @@ func (a *recordAppender) writeBatch() error {
 	a.batch.reset()
 	if err != nil {
 		a.failed = err
-		return fmt.Errorf("write to %s: %w", a.location, err)
+		return inContext("write to", a.location, err)
 	}
 	return nil
 }
@@ -441,14 +458,14 @@ func (a *recordAppender) Close() error {
 	}
 	if a.vec != nil {
 		if err := a.closeVectors(); err != nil {
-			a.failed = fmt.Errorf("close %s: %w", a.location, err)
+			a.failed = inContext("close", a.location, err)
 			_ = a.pending.Abort()
 			return a.failed
 		}
 		return nil
 	}
 	if err := guard(a.location, "close", a.closeWriter); err != nil {
-		a.failed = fmt.Errorf("close %s: %w", a.location, err)
+		a.failed = inContext("close", a.location, err)
 		_ = a.pending.Abort()
 		return a.failed
 	}
