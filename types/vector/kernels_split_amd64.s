@@ -9,9 +9,9 @@
 // src + (8i+7)·n, for blocks blocks of 32 rows, block after block: each
 // block's pairs in turn (its 64 planes read side by side, its accumulators
 // staying in L1), which measured about a seventh faster than pair after
-// pair over all blocks. The byte and word
-// unpacks below turn 32 bytes of an element's 4 planes into the element of
-// those rows as float32s, eight rows to a register: register k holds rows
+// pair over all blocks. The byte and word unpacks below turn 32 bytes of
+// an element's 4 planes into the element of those rows as float32s, eight
+// rows to a register: register k holds rows
 // 4k..4k+3 and 16+4k..19+4k (the unpack instructions work within 128-bit
 // lanes, and the accumulators are kept in the order they leave the rows
 // in, so no lane crossing is needed). Each register is folded into its

@@ -22,9 +22,9 @@ const splitBlock = 32
 // apart in planes, plane 4e+b holding byte b (little-endian) of element e
 // of every row, row r's at offset r: the layout of a BYTE_STREAM_SPLIT page
 // of FIXED_LEN_BYTE_ARRAY vectors, scored where it lies. The kernels
-// interleave 8 planes at a time in registers and fold them into the
-// accumulators straight away, so no decoded value is ever stored; the
-// scores are bit for bit SearchStream's, as Add's are. count must be at
+// unpack each element's 4 planes into float32s in registers and fold them
+// into the accumulators straight away, so no decoded value is ever stored;
+// the scores are bit for bit SearchStream's, as Add's are. count must be at
 // least SplitMinRows.
 func (p *StripeScorer) ScoreSplit(planes []byte, stride, first, count int, firstRow int64, ids []int64) error {
 	dim := p.s.dim

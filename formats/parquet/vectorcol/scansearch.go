@@ -316,10 +316,8 @@ func (d *scanDecoder) scoreStripes(p *vector.StripeScorer, b *bssRows, first int
 	// The assembly kernels take 32 rows at least: the last block takes
 	// the rest when fewer would be left after it.
 	blockRows := min(scanStripeRows, rows)
-	if rows >= vector.SplitMinRows && scanSplitOn {
-		// The scorer reads the page's byte planes where they lie and
-		// stores no decoded value (vector.StripeScorer.ScoreSplit).
-		n := len(b.src) / b.width
+	// Each block gets its rows' ids and the page's context on errors.
+	eachBlock := func(score func(r0, nr int, ids []int64) error) error {
 		for r0, nr := 0, 0; r0 < rows; r0 += nr {
 			nr = blockRows
 			if rows-(r0+nr) < vector.SplitMinRows {
@@ -329,35 +327,32 @@ func (d *scanDecoder) scoreStripes(p *vector.StripeScorer, b *bssRows, first int
 			if ids != nil {
 				blockIDs = ids[r0 : r0+nr]
 			}
-			if err := p.ScoreSplit(b.src, n, r0, nr, first+int64(r0), blockIDs); err != nil {
+			if err := score(r0, nr, blockIDs); err != nil {
 				return fmt.Errorf("%s: page at byte %d: %w", d.f.info.Path, offset, err)
 			}
 		}
 		return nil
 	}
+	if rows >= vector.SplitMinRows && scanSplitOn {
+		// The scorer reads the page's byte planes where they lie and
+		// stores no decoded value (vector.StripeScorer.ScoreSplit).
+		n := len(b.src) / b.width
+		return eachBlock(func(r0, nr int, blockIDs []int64) error {
+			return p.ScoreSplit(b.src, n, r0, nr, first+int64(r0), blockIDs)
+		})
+	}
 	buf := d.tileOf(8 * vector.StripePlane(blockRows+31))
 	bb := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(buf))), 4*len(buf))
 	var planes []float32
 	add := func(k0 int, _ []byte) error { return p.Add(k0/4, planes) }
-	for r0, nr := 0, 0; r0 < rows; r0 += nr {
-		nr = blockRows
-		if rows-(r0+nr) < 32 {
-			nr = rows - r0
-		}
+	return eachBlock(func(r0, nr int, blockIDs []int64) error {
 		p.Begin(nr)
 		planes = buf[:8*vector.StripePlane(nr)]
 		if err := pages.DecodeBSSStripes(bb[:8*pages.BSSStripePlane(nr)], b.src, b.width, r0, nr, add); err != nil {
-			return fmt.Errorf("%s: page at byte %d: %w", d.f.info.Path, offset, err)
+			return err
 		}
-		var blockIDs []int64
-		if ids != nil {
-			blockIDs = ids[r0 : r0+nr]
-		}
-		if err := p.Finish(first+int64(r0), blockIDs); err != nil {
-			return fmt.Errorf("%s: page at byte %d: %w", d.f.info.Path, offset, err)
-		}
-	}
-	return nil
+		return p.Finish(first+int64(r0), blockIDs)
+	})
 }
 
 func (d *scanDecoder) close() {
