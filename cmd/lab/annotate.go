@@ -79,7 +79,7 @@ func newAnnotateCommand(_ *viper.Viper) *cobra.Command {
 	}
 	cmd.Flags().StringArrayVar(&files, "file", nil, "annotate the group COLUMN as FILE (repeatable)")
 	cmd.Flags().StringArrayVar(&vectors, "vector", nil, "annotate COLUMN as VECTOR: COLUMN:vector<ELEMENT,DIM>[;id=N][;layout=L] (repeatable)")
-	cmd.Flags().StringArrayVar(&types, "type", nil, "annotate COLUMN as a registered type: COLUMN:TYPE[...], TYPE one of "+requestTypeNames()+" (repeatable)")
+	cmd.Flags().StringArrayVar(&types, "type", nil, "annotate COLUMN as a registered type: COLUMN:TYPE[...], TYPE one of "+strings.Join(request.Names(), ", ")+" (repeatable)")
 	cmd.Flags().BoolVar(&force, "force", false, "replace OUT if it exists")
 	cmd.Flags().BoolVar(&allowVectorRepetition, "allow-vector-repetition", false,
 		"let layout=vector-repetition change the middle group's repetition (only for data written with VECTOR levels)")
@@ -118,14 +118,6 @@ failure leaves nothing behind. Refused: footers that do not re-encode
 byte-identically, encrypted files, edits that change the schema's shape,
 and columns of the wrong structure or type.`)
 	return b.String()
-}
-
-func requestTypeNames() string {
-	var names []string
-	for _, t := range request.Types() {
-		names = append(names, t.Name)
-	}
-	return strings.Join(names, ", ")
 }
 
 // parseRequestAs parses spec with the request type of a name, for the flags

@@ -146,15 +146,20 @@ func specTypeName(spec string) string {
 	return strings.TrimSpace(rest)
 }
 
-func registeredNames() string {
+// Names lists the registered types' names, sorted.
+func Names() []string {
 	var names []string
 	for _, t := range Types() {
 		names = append(names, t.Name)
 	}
-	if len(names) == 0 {
-		return "none"
+	return names
+}
+
+func registeredNames() string {
+	if names := Names(); len(names) > 0 {
+		return strings.Join(names, ", ")
 	}
-	return strings.Join(names, ", ")
+	return "none"
 }
 
 // ParsePlain reads COLUMN:TYPE for a type that takes no parameters or
