@@ -25,10 +25,14 @@ var variantShredSlow = false
 type fastShred struct {
 	arena  []byte
 	frames []shredFrame // one per object nesting level
+	// validated says the value being walked was validated whole (it is
+	// larger than variant.DepthFreeBytes), so checkSpan has nothing to do.
+	validated bool
 }
 
 // shredFrame is the scratch of one object being shredded.
 type shredFrame struct {
+	obj    variant.ObjectFields
 	ids    []uint32
 	vals   [][]byte
 	fields [][]byte // per layout field
@@ -54,14 +58,21 @@ func (f *fastShred) residual(ids []uint32, vals [][]byte) []byte {
 }
 
 // shredFast writes the pair p for the encoded value b, whose enclosing
-// group is present at def.
+// group is present at def. b is exactly one value's span, not yet
+// validated: the walk checks each container it splits (variant.ExactObject,
+// ExactArray, ExactSize) and has arrow-go validate each span it writes as
+// bytes (checkSpan), so it refuses what variant.NewWithMetadata refuses
+// without validating the value twice.
 func (s *shredder) shredFast(p *vpair, meta pvariant.Metadata, b []byte, rep, def, depth int) error {
 	if p.layout == nil {
-		return s.writeValue(p, b, rep, def)
+		return s.writeChecked(p, meta, b, rep, def)
 	}
 	switch p.layout.Kind {
 	case variant.Primitive:
 		if pv, ok := variant.ParquetFromRaw(p.layout, b); ok {
+			if err := variant.ExactSize(b); err != nil {
+				return fmt.Errorf("column %q: %w", p.path, err)
+			}
 			if p.value >= 0 {
 				s.cols[p.value] = append(s.cols[p.value], pq.Value{}.Level(rep, def, p.value))
 			}
@@ -74,32 +85,11 @@ func (s *shredder) shredFast(p *vpair, meta pvariant.Metadata, b []byte, rep, de
 		}
 	case variant.Array:
 		if len(b) > 0 && b[0]&3 == 3 {
-			arr, err := variant.ParseArray(b)
-			if err != nil {
-				return fmt.Errorf("column %q: %w", p.path, err)
-			}
-			if p.value >= 0 {
-				s.cols[p.value] = append(s.cols[p.value], pq.Value{}.Level(rep, def, p.value))
-			}
-			if arr.Len() == 0 {
-				s.nulls(p.typedLeaves, rep, def+1)
-				return nil
-			}
-			for i := range arr.Len() {
-				e, err := arr.Elem(i)
-				if err != nil {
-					return fmt.Errorf("column %q: element %d: %w", p.path, i, err)
-				}
-				r := rep
-				if i > 0 {
-					r = p.listRep
-				}
-				if err := s.shredFast(p.elem, meta, e, r, def+2, depth+1); err != nil {
-					return err
-				}
-			}
-			return nil
+			return s.shredArrayFast(p, meta, b, rep, def, depth)
 		}
+	}
+	if err := s.checkSpan(p, meta, b); err != nil {
+		return err
 	}
 	if p.layout.OmitValue {
 		t, _ := variant.RawType(b)
@@ -110,6 +100,26 @@ func (s *shredder) shredFast(p *vpair, meta pvariant.Metadata, b []byte, rep, de
 	}
 	s.nulls(p.typedLeaves, rep, def)
 	return nil
+}
+
+// checkSpan has arrow-go validate b as exactly one value, unless the
+// whole value was validated before the walk (fastShred.validated).
+func (s *shredder) checkSpan(p *vpair, meta pvariant.Metadata, b []byte) error {
+	if s.fast.validated {
+		return nil
+	}
+	if _, err := variant.DecodeValue(meta, b); err != nil {
+		return fmt.Errorf("column %q: invalid variant: %w", p.path, err)
+	}
+	return nil
+}
+
+// writeChecked writes b to p's value column once arrow-go has validated it.
+func (s *shredder) writeChecked(p *vpair, meta pvariant.Metadata, b []byte, rep, def int) error {
+	if err := s.checkSpan(p, meta, b); err != nil {
+		return err
+	}
+	return s.writeValue(p, b, rep, def)
 }
 
 // writeValue writes b to p's value column.
@@ -124,19 +134,43 @@ func (s *shredder) writeValue(p *vpair, b []byte, rep, def int) error {
 	return nil
 }
 
+// shredArrayFast writes the elements of an array to the elements' pair.
+func (s *shredder) shredArrayFast(p *vpair, meta pvariant.Metadata, b []byte, rep, def, depth int) error {
+	arr, err := variant.ExactArray(b)
+	if err != nil {
+		return fmt.Errorf("column %q: %w", p.path, err)
+	}
+	if p.value >= 0 {
+		s.cols[p.value] = append(s.cols[p.value], pq.Value{}.Level(rep, def, p.value))
+	}
+	if arr.Len() == 0 {
+		s.nulls(p.typedLeaves, rep, def+1)
+		return nil
+	}
+	for i := range arr.Len() {
+		r := rep
+		if i > 0 {
+			r = p.listRep
+		}
+		if err := s.shredFast(p.elem, meta, arr.ElemSpan(i), r, def+2, depth+1); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // shredObjectFast splits an object into its shredded fields and a
 // residual object of the others, which keeps their field ids and value
 // bytes (so the row's metadata still describes it).
 func (s *shredder) shredObjectFast(p *vpair, meta pvariant.Metadata, b []byte, rep, def, depth int) error {
-	obj, err := variant.ParseObject(b)
-	if err != nil {
-		return fmt.Errorf("column %q: %w", p.path, err)
-	}
 	f := &s.fast
 	for len(f.frames) <= depth {
 		f.frames = append(f.frames, shredFrame{})
 	}
 	fr := &f.frames[depth]
+	if err := variant.ExactObject(meta, b, &fr.obj); err != nil {
+		return fmt.Errorf("column %q: %w", p.path, err)
+	}
 	fields := p.layout.Fields
 	found := fr.fields
 	if cap(found) < len(fields) {
@@ -145,19 +179,14 @@ func (s *shredder) shredObjectFast(p *vpair, meta pvariant.Metadata, b []byte, r
 	found = found[:len(fields)]
 	clear(found)
 	ids, vals := fr.ids[:0], fr.vals[:0]
-	for i := range obj.Len() {
-		id := obj.FieldID(i)
-		key, err := meta.KeyAt(id)
-		if err != nil {
-			return fmt.Errorf("column %q: %w", p.path, err)
-		}
-		v, err := obj.Field(i)
-		if err != nil {
-			return fmt.Errorf("column %q: field %q: %w", p.path, key, err)
-		}
+	for i, key := range fr.obj.Keys {
+		v := fr.obj.Spans[i]
 		j := fieldIndex(fields, key)
 		if j < 0 {
-			ids, vals = append(ids, id), append(vals, v)
+			if err := s.checkSpan(p, meta, v); err != nil {
+				return fmt.Errorf("%w (field %q)", err, key)
+			}
+			ids, vals = append(ids, fr.obj.IDs[i]), append(vals, v)
 			continue
 		}
 		found[j] = v
@@ -189,6 +218,7 @@ func (s *shredder) shredObjectFast(p *vpair, meta pvariant.Metadata, b []byte, r
 	clear(found)
 	fr = &f.frames[depth]
 	fr.fields, fr.ids, fr.vals = found, ids[:0], vals[:0]
+	clear(fr.obj.Spans)
 	return nil
 }
 

@@ -245,19 +245,27 @@ func (s *shredder) variantValue(n *wnode, v any, rep int) error {
 		return fmt.Errorf("column %q: variant value has no bytes (the zero variant.Value)", n.path)
 	}
 	// Re-validate: a variant.Value may wrap bytes nobody checked, and a bad
-	// value must be refused here, not found by a reader later.
+	// value must be refused here, not found by a reader later. The fast
+	// path validates as it walks (shredFast); a value that could nest past
+	// arrow-go's depth bound is validated whole first.
 	me := s.metas.get(val.Metadata().Bytes())
 	if me.err != nil {
 		return fmt.Errorf("column %q: invalid variant: %w", n.path, me.err)
 	}
-	checked, err := variant.DecodeValue(me.meta, val.Bytes())
-	if err != nil {
-		return fmt.Errorf("column %q: invalid variant: %w", n.path, err)
-	}
 	vp := n.variant
+	b := val.Bytes()
+	s.fast.validated = variantShredSlow || len(b) > variant.DepthFreeBytes
+	if s.fast.validated {
+		if _, err := variant.DecodeValue(me.meta, b); err != nil {
+			return fmt.Errorf("column %q: invalid variant: %w", n.path, err)
+		}
+	}
 	if !variantShredSlow {
+		if err := s.shredFast(vp.top, me.meta, b, rep, n.def, 0); err != nil {
+			return err
+		}
 		s.cols[vp.meta] = append(s.cols[vp.meta], pq.ByteArrayValue(val.Metadata().Bytes()).Level(rep, n.def, vp.meta))
-		return s.shredFast(vp.top, checked.Metadata(), val.Bytes(), rep, n.def, 0)
+		return nil
 	}
 	row, err := variant.Shred(n.variant.top.layout, val)
 	if err != nil {

@@ -114,6 +114,9 @@ type columnBatch struct {
 	lastBytes []int64
 	// names are the leaf columns' dotted paths, for errors.
 	names []string
+	// fixed marks the leaf columns of fixed-width physical types, whose
+	// values weigh 8 bytes each: only byte arrays need counting.
+	fixed []bool
 }
 
 // newColumnBatch prepares the batch for plan. With flat unset every field
@@ -139,9 +142,14 @@ func newColumnBatch(plan *writePlan, collector *colmetrics.Collector, flat bool)
 	for _, c := range b.shredded {
 		b.rowEnds[c] = []int{}
 	}
+	b.fixed = make([]bool, plan.columns)
 	if plan.schema != nil {
-		for _, path := range plan.schema.Columns() {
+		for c, path := range plan.schema.Columns() {
 			b.names = append(b.names, strings.Join(path, "."))
+			if leaf, ok := plan.schema.Lookup(path...); ok && leaf.ColumnIndex == c && c < len(b.fixed) {
+				k := leaf.Node.Type().Kind()
+				b.fixed[c] = k != pq.ByteArray && k != pq.FixedLenByteArray
+			}
 		}
 	}
 	return b
@@ -191,13 +199,7 @@ func (b *columnBatch) add(s *shredder, rec *data.Record, check func(*data.Record
 		added := s.cols[c][len(b.values[c]):]
 		b.values[c] = s.cols[c]
 		b.rowEnds[c] = append(b.rowEnds[c], len(b.values[c]))
-		for i := range added {
-			v := &added[i]
-			b.bytes += 8
-			if k := v.Kind(); !v.IsNull() && (k == pq.ByteArray || k == pq.FixedLenByteArray) {
-				b.bytes += int64(len(v.ByteArray()))
-			}
-		}
+		b.bytes += b.valueBytes(c, added)
 	}
 	b.rows++
 	return nil
@@ -368,7 +370,7 @@ func (b *columnBatch) writeColumn(w *pq.ColumnWriter, c int) error {
 		}
 	}
 	values, ends := b.values[c], b.rowEnds[c]
-	n := valueBytes(values)
+	n := b.valueBytes(c, values)
 	b.groupBytes[c] += n
 	b.lastBytes[c] = n
 	for start := 0; start < b.rows; start += rowsPerCall {
@@ -579,10 +581,13 @@ func (b *columnBatch) columnName(c int) string {
 	return strconv.Itoa(c)
 }
 
-// valueBytes sizes values as add does: 8 bytes each plus the bytes of
-// byte arrays.
-func valueBytes(values []pq.Value) int64 {
+// valueBytes sizes values of leaf column c for add and writeColumn: 8
+// bytes each plus the bytes of byte arrays.
+func (b *columnBatch) valueBytes(c int, values []pq.Value) int64 {
 	n := int64(8 * len(values))
+	if b.fixed[c] {
+		return n
+	}
 	for i := range values {
 		if k := values[i].Kind(); !values[i].IsNull() && (k == pq.ByteArray || k == pq.FixedLenByteArray) {
 			n += int64(len(values[i].ByteArray()))

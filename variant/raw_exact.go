@@ -1,0 +1,165 @@
+package variant
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/parquet/variant"
+)
+
+// Exact walks, for the shredding writer: it splits a value into columns
+// walking its headers anyway, so it checks there what arrow-go's
+// validation checks of each container it splits, and leaves to arrow-go
+// only the parts it writes as bytes (residual fields, values that do not
+// fit the layout). Each container is checked exactly as
+// variant.NewWithMetadata checks it: header sizes, field ids in the
+// metadata's dictionary, field names strictly ascending, offsets within the
+// data, array offsets starting at zero and never falling, and children
+// that fill the data without gap, overlap or trailing bytes. The last is
+// what the spans give: a child's span runs from its offset to the next
+// child's in data order, and the caller validates each span as exactly
+// one value (ExactSize, a nested exact container, or arrow-go on the
+// span), which makes the children tile the data precisely when arrow-go's
+// validation says they do. FuzzExactMatchesArrow holds the two to the
+// same verdicts.
+
+// DepthFreeBytes is the largest value that cannot nest deeper than
+// arrow-go's validation allows (1024 levels): a non-empty container takes
+// at least 4 bytes, so a value this size holds fewer than 1025 of them
+// inside each other. An exact walk checks no depth; a larger value is
+// validated whole first.
+const DepthFreeBytes = 4096
+
+// ObjectFields are the fields of an object ExactObject checked, in the
+// object's (name) order; the slices are reused from call to call.
+type ObjectFields struct {
+	IDs   []uint32
+	Keys  []string // the dictionary's strings: they point into the metadata
+	Spans [][]byte
+	order []int // field indexes by offset, while spans are cut
+	offs  []int
+}
+
+// ExactObject checks the object that is all of b, short of its fields'
+// values, and fills f with its fields.
+func ExactObject(meta variant.Metadata, b []byte, f *ObjectFields) error {
+	o, err := ParseObject(b)
+	if err != nil {
+		return err
+	}
+	if o.size != len(b) {
+		return errors.New("invalid variant value: trailing bytes after an object")
+	}
+	n := o.n
+	dataSize := o.size - o.dataAt
+	f.IDs, f.Keys, f.Spans, f.offs = f.IDs[:0], f.Keys[:0], f.Spans[:0], f.offs[:0]
+	sorted := true
+	for i := range n {
+		id := o.FieldID(i)
+		key, err := meta.KeyAt(id)
+		if err != nil {
+			return fmt.Errorf("invalid variant value: object field %d has invalid field ID %d: %w", i, id, err)
+		}
+		if i > 0 && strings.Compare(f.Keys[i-1], key) >= 0 {
+			return fmt.Errorf("invalid variant value: object field names are not strictly sorted at field %d", i)
+		}
+		at := o.offStart + i*o.offSize
+		off := int(le(b[at : at+o.offSize]))
+		if off > dataSize {
+			return fmt.Errorf("invalid variant value: object field %d offset %d is out of range", i, off)
+		}
+		sorted = sorted && (i == 0 || off > f.offs[i-1])
+		f.IDs, f.Keys, f.offs = append(f.IDs, id), append(f.Keys, key), append(f.offs, off)
+	}
+	f.Spans = slices.Grow(f.Spans, n)[:n]
+	if n == 0 {
+		if dataSize != 0 {
+			return errors.New("invalid variant value: object data has trailing bytes")
+		}
+		return nil
+	}
+	data := b[o.dataAt:]
+	if sorted {
+		// The usual case: values in field order.
+		if f.offs[0] != 0 {
+			return errors.New("invalid variant value: object data has a gap before field 0")
+		}
+		for i := range n {
+			end := dataSize
+			if i+1 < n {
+				end = f.offs[i+1]
+			}
+			f.Spans[i] = data[f.offs[i]:end:end]
+		}
+		return nil
+	}
+	f.order = f.order[:0]
+	for i := range n {
+		f.order = append(f.order, i)
+	}
+	slices.SortFunc(f.order, func(x, y int) int { return f.offs[x] - f.offs[y] })
+	if f.offs[f.order[0]] != 0 {
+		return fmt.Errorf("invalid variant value: object data has a gap before field %d", f.order[0])
+	}
+	for k, i := range f.order {
+		end := dataSize
+		if k+1 < n {
+			end = f.offs[f.order[k+1]]
+		}
+		if k+1 < n && end == f.offs[i] {
+			return fmt.Errorf("invalid variant value: object fields %d and %d overlap", i, f.order[k+1])
+		}
+		f.Spans[i] = data[f.offs[i]:end:end]
+	}
+	return nil
+}
+
+// ExactArray checks the array that is all of b, short of its elements'
+// values; ElemSpan then cuts the elements.
+func ExactArray(b []byte) (RawArray, error) {
+	a, err := ParseArray(b)
+	if err != nil {
+		return a, err
+	}
+	if a.size != len(b) {
+		return a, errors.New("invalid variant value: trailing bytes after an array")
+	}
+	prev := 0
+	for i := 0; i <= a.n; i++ {
+		at := a.offStart + i*a.offSize
+		off := int(le(b[at : at+a.offSize]))
+		switch {
+		case i == 0 && off != 0:
+			return a, fmt.Errorf("invalid variant value: array first offset must be zero, got %d", off)
+		case off < prev:
+			return a, errors.New("invalid variant value: array offsets are not monotonic")
+		}
+		prev = off
+	}
+	return a, nil
+}
+
+// ElemSpan is element i of an array ExactArray checked: the bytes between
+// its offset and the next, which the caller validates as exactly one
+// value.
+func (a *RawArray) ElemSpan(i int) []byte {
+	at := a.offStart + i*a.offSize
+	lo := a.dataAt + int(le(a.b[at:at+a.offSize]))
+	hi := a.dataAt + int(le(a.b[at+a.offSize:at+2*a.offSize]))
+	return a.b[lo:hi:hi]
+}
+
+// ExactSize checks that b is exactly one primitive or short string: a
+// known type whose encoding takes all of b.
+func ExactSize(b []byte) error {
+	n, err := RawSize(b)
+	if err != nil {
+		return err
+	}
+	if n != len(b) {
+		return errors.New("invalid variant value: trailing bytes")
+	}
+	return nil
+}
