@@ -35,15 +35,19 @@ const DepthFreeBytes = 4096
 // ObjectFields are the fields of an object ExactObject checked, in the
 // object's (name) order; the slices are reused from call to call.
 type ObjectFields struct {
-	IDs   []uint32
-	Keys  []string // the dictionary's strings: they point into the metadata
+	IDs []uint32
+	// Keys are the fields' names (the dictionary's strings, pointing into
+	// the metadata), only under a metadata without sorted_strings: under
+	// one with it, names ascend as ids do, and ids are what is compared.
+	Keys  []string
 	Spans [][]byte
-	order []int // field indexes by offset, while spans are cut
+	order []uint64 // offset<<32 | field index, sorted while spans are cut
 	offs  []int
 }
 
 // ExactObject checks the object that is all of b, short of its fields'
-// values, and fills f with its fields.
+// values, and fills f with its fields. meta must have passed
+// DecodeMetadata, which holds a sorted_strings flag to its promise.
 func ExactObject(meta variant.Metadata, b []byte, f *ObjectFields) error {
 	o, err := ParseObject(b)
 	if err != nil {
@@ -55,15 +59,27 @@ func ExactObject(meta variant.Metadata, b []byte, f *ObjectFields) error {
 	n := o.n
 	dataSize := o.size - o.dataAt
 	f.IDs, f.Keys, f.Spans, f.offs = f.IDs[:0], f.Keys[:0], f.Spans[:0], f.offs[:0]
+	byID := meta.SortedAndUnique()
+	dict := meta.DictionarySize()
 	sorted := true
 	for i := range n {
 		id := o.FieldID(i)
-		key, err := meta.KeyAt(id)
-		if err != nil {
-			return fmt.Errorf("invalid variant value: object field %d has invalid field ID %d: %w", i, id, err)
+		if id >= dict {
+			return fmt.Errorf("invalid variant value: object field %d has invalid field ID %d: dictionary has %d keys", i, id, dict)
 		}
-		if i > 0 && strings.Compare(f.Keys[i-1], key) >= 0 {
-			return fmt.Errorf("invalid variant value: object field names are not strictly sorted at field %d", i)
+		if byID {
+			if i > 0 && id <= f.IDs[i-1] {
+				return fmt.Errorf("invalid variant value: object field names are not strictly sorted at field %d", i)
+			}
+		} else {
+			key, err := meta.KeyAt(id)
+			if err != nil {
+				return fmt.Errorf("invalid variant value: object field %d has invalid field ID %d: %w", i, id, err)
+			}
+			if i > 0 && strings.Compare(f.Keys[i-1], key) >= 0 {
+				return fmt.Errorf("invalid variant value: object field names are not strictly sorted at field %d", i)
+			}
+			f.Keys = append(f.Keys, key)
 		}
 		at := o.offStart + i*o.offSize
 		off := int(le(b[at : at+o.offSize]))
@@ -71,7 +87,7 @@ func ExactObject(meta variant.Metadata, b []byte, f *ObjectFields) error {
 			return fmt.Errorf("invalid variant value: object field %d offset %d is out of range", i, off)
 		}
 		sorted = sorted && (i == 0 || off > f.offs[i-1])
-		f.IDs, f.Keys, f.offs = append(f.IDs, id), append(f.Keys, key), append(f.offs, off)
+		f.IDs, f.offs = append(f.IDs, id), append(f.offs, off)
 	}
 	f.Spans = slices.Grow(f.Spans, n)[:n]
 	if n == 0 {
@@ -95,23 +111,27 @@ func ExactObject(meta variant.Metadata, b []byte, f *ObjectFields) error {
 		}
 		return nil
 	}
+	// Values out of field order (arrow-go's Builder keeps them in the
+	// order they were appended): cut the spans in offset order, sorting
+	// offset and field index packed in one word.
 	f.order = f.order[:0]
-	for i := range n {
-		f.order = append(f.order, i)
+	for i, off := range f.offs {
+		f.order = append(f.order, uint64(off)<<32|uint64(i))
 	}
-	slices.SortFunc(f.order, func(x, y int) int { return f.offs[x] - f.offs[y] })
-	if f.offs[f.order[0]] != 0 {
-		return fmt.Errorf("invalid variant value: object data has a gap before field %d", f.order[0])
+	slices.Sort(f.order)
+	if f.order[0]>>32 != 0 {
+		return fmt.Errorf("invalid variant value: object data has a gap before field %d", uint32(f.order[0]))
 	}
-	for k, i := range f.order {
+	for k, packed := range f.order {
+		i, off := int(uint32(packed)), int(packed>>32)
 		end := dataSize
 		if k+1 < n {
-			end = f.offs[f.order[k+1]]
+			end = int(f.order[k+1] >> 32)
 		}
-		if k+1 < n && end == f.offs[i] {
-			return fmt.Errorf("invalid variant value: object fields %d and %d overlap", i, f.order[k+1])
+		if k+1 < n && end == off {
+			return fmt.Errorf("invalid variant value: object fields %d and %d overlap", i, uint32(f.order[k+1]))
 		}
-		f.Spans[i] = data[f.offs[i]:end:end]
+		f.Spans[i] = data[off:end:end]
 	}
 	return nil
 }

@@ -39,6 +39,11 @@ func newExactFixture(t testing.TB) exactFixture {
 func (x exactFixture) walk(meta pvariant.Metadata, b []byte) ([][]pq.Value, error) {
 	s := newShredder(x.plan)
 	n := x.plan.root.children[1]
+	s.fast.entry = s.metas.get(meta.Bytes())
+	if s.fast.entry.err != nil {
+		return nil, s.fast.entry.err
+	}
+	meta = s.fast.entry.meta
 	err := testShredGuard(func() error { return s.shredFast(n.variant.top, meta, b, 0, n.def, 0) })
 	return s.cols, err
 }
@@ -107,9 +112,44 @@ func TestExactWalkAcceptsTheCorpus(t *testing.T) {
 	}
 }
 
-// TestExactWalkRefusesBrokenContainers: hand-made objects and arrays that
-// break one rule each (and two valid ones, one with its values out of
-// field order).
+// sortedMeta is a metadata with sorted_strings set (version 1, one-byte
+// offsets) and the keys "id" and "user", ids 0 and 1: the dictionary other
+// writers than arrow-go's Builder write, whose objects the walk matches to
+// the layout by id.
+var sortedMeta = []byte{0x11, 2, 0, 2, 6, 'i', 'd', 'u', 's', 'e', 'r'}
+
+// brokenContainers are objects and arrays under a metadata whose "id" and
+// "user" have ids id and user that break one rule each, and valid ones
+// (one with its values out of field order); valid names those.
+func brokenContainers(id, user byte) (cases map[string][]byte, valid map[string]bool) {
+	int8v := func(n byte) []byte { return []byte{3 << 2, n} }
+	obj := func(ids []byte, offs []byte, data ...byte) []byte {
+		b := []byte{2, byte(len(ids))} // one-byte ids and offsets
+		b = append(b, ids...)
+		b = append(b, offs...)
+		return append(b, data...)
+	}
+	cases = map[string][]byte{
+		"valid":                 obj([]byte{id}, []byte{0, 2}, int8v(7)...),
+		"valid, two fields":     obj([]byte{id, user}, []byte{0, 2, 4}, append(int8v(1), int8v(2)...)...),
+		"names out of order":    obj([]byte{user, id}, []byte{0, 2, 4}, append(int8v(1), int8v(2)...)...),
+		"a repeated name":       obj([]byte{id, id}, []byte{0, 2, 4}, append(int8v(1), int8v(2)...)...),
+		"a gap before a field":  obj([]byte{id}, []byte{1, 3}, append([]byte{0}, int8v(7)...)...),
+		"overlapping fields":    obj([]byte{id, user}, []byte{0, 0, 2}, int8v(7)...),
+		"trailing data":         obj([]byte{id}, []byte{0, 3}, append(int8v(7), 0)...),
+		"field id out of range": obj([]byte{250}, []byte{0, 2}, int8v(7)...),
+		"values out of order":   obj([]byte{id, user}, []byte{2, 0, 4}, append(int8v(1), int8v(2)...)...),
+		"array not from zero":   {3, 1, 1, 3, 0, 3 << 2, 5},
+		"array falling offsets": {3, 2, 0, 2, 1, 3 << 2, 5},
+		"empty array element":   {3, 2, 0, 0, 2, 3 << 2, 5},
+		"unknown primitive":     obj([]byte{id}, []byte{0, 1}, 63<<2),
+	}
+	return cases, map[string]bool{"valid": true, "valid, two fields": true, "values out of order": true}
+}
+
+// TestExactWalkRefusesBrokenContainers: each broken container is refused
+// by the walk as by arrow-go, under arrow-go's unsorted dictionary (names
+// compared) and under a sorted one (ids compared).
 func TestExactWalkRefusesBrokenContainers(t *testing.T) {
 	x := newExactFixture(t)
 	var meta pvariant.Metadata
@@ -130,35 +170,24 @@ func TestExactWalkRefusesBrokenContainers(t *testing.T) {
 	if id == 255 || user == 255 || id > user {
 		t.Fatalf("no metadata with keys id and user, in that order: ids %d, %d", id, user)
 	}
-	int8v := func(n byte) []byte { return []byte{3 << 2, n} }
-	obj := func(ids []byte, offs []byte, data ...byte) []byte {
-		b := []byte{2, byte(len(ids))} // one-byte ids and offsets
-		b = append(b, ids...)
-		b = append(b, offs...)
-		return append(b, data...)
+	sorted, err := variant.DecodeMetadata(sortedMeta)
+	if err != nil || !sorted.SortedAndUnique() {
+		t.Fatalf("sorted metadata: %v", err)
 	}
-	cases := map[string][]byte{
-		"valid":                 obj([]byte{id}, []byte{0, 2}, int8v(7)...),
-		"names out of order":    obj([]byte{user, id}, []byte{0, 2, 4}, append(int8v(1), int8v(2)...)...),
-		"a gap before a field":  obj([]byte{id}, []byte{1, 3}, append([]byte{0}, int8v(7)...)...),
-		"overlapping fields":    obj([]byte{id, user}, []byte{0, 0, 2}, int8v(7)...),
-		"trailing data":         obj([]byte{id}, []byte{0, 3}, append(int8v(7), 0)...),
-		"field id out of range": obj([]byte{250}, []byte{0, 2}, int8v(7)...),
-		"values out of order":   obj([]byte{id, user}, []byte{2, 0, 4}, append(int8v(1), int8v(2)...)...),
-		"array not from zero":   {3, 1, 1, 3, 0, 3 << 2, 5},
-		"array falling offsets": {3, 2, 0, 2, 1, 3 << 2, 5},
-		"empty array element":   {3, 2, 0, 0, 2, 3 << 2, 5},
-		"unknown primitive":     obj([]byte{id}, []byte{0, 1}, 63<<2),
-	}
-	valid := map[string]bool{"valid": true, "values out of order": true}
-	for name, b := range cases {
-		t.Run(name, func(t *testing.T) {
-			// Each case breaks the rule it names, by arrow-go's verdict.
-			if _, err := variant.DecodeValue(meta, b); (err == nil) != valid[name] {
-				t.Fatalf("%x: arrow-go says %v", b, err)
-			}
-			x.checkExact(t, meta, b)
-		})
+	for dict, m := range map[string]struct {
+		meta     pvariant.Metadata
+		id, user byte
+	}{"unsorted": {meta, id, user}, "sorted": {sorted, 0, 1}} {
+		cases, valid := brokenContainers(m.id, m.user)
+		for name, b := range cases {
+			t.Run(dict+"/"+name, func(t *testing.T) {
+				// Each case breaks the rule it names, by arrow-go's verdict.
+				if _, err := variant.DecodeValue(m.meta, b); (err == nil) != valid[name] {
+					t.Fatalf("%x: arrow-go says %v", b, err)
+				}
+				x.checkExact(t, m.meta, b)
+			})
+		}
 	}
 }
 
@@ -171,8 +200,20 @@ func FuzzExactMatchesArrow(f *testing.F) {
 			f.Add(uint8(i), v.Bytes())
 		}
 	}
+	cases, _ := brokenContainers(0, 1)
+	for _, b := range cases {
+		f.Add(uint8(255), b)
+	}
+	sorted, err := variant.DecodeMetadata(sortedMeta)
+	if err != nil {
+		f.Fatal(err)
+	}
+	// which picks a corpus value's metadata, or the sorted one (255).
 	f.Fuzz(func(t *testing.T, which uint8, b []byte) {
-		meta := x.corpus[int(which)%len(x.corpus)].Metadata()
+		meta := sorted
+		if which != 255 {
+			meta = x.corpus[int(which)%len(x.corpus)].Metadata()
+		}
 		x.checkExact(t, meta, b)
 	})
 }

@@ -28,6 +28,8 @@ type fastShred struct {
 	// validated says the value being walked was validated whole (it is
 	// larger than variant.DepthFreeBytes), so checkSpan has nothing to do.
 	validated bool
+	// entry is the walked value's checked metadata.
+	entry *metaEntry
 }
 
 // shredFrame is the scratch of one object being shredded.
@@ -179,14 +181,43 @@ func (s *shredder) shredObjectFast(p *vpair, meta pvariant.Metadata, b []byte, r
 	found = found[:len(fields)]
 	clear(found)
 	ids, vals := fr.ids[:0], fr.vals[:0]
-	for i, key := range fr.obj.Keys {
+	// Each of the object's fields is a layout field (found) or residual.
+	// Under a sorted dictionary the object's ids ascend with its names, and
+	// so do the layout's (fieldIDs) when its names do: a merge of ids.
+	// Otherwise the names are compared.
+	var layoutIDs []int32
+	if p.namesSorted && meta.SortedAndUnique() {
+		layoutIDs = f.entry.fieldIDs(p.layout)
+	}
+	next := 0
+	for i, id := range fr.obj.IDs {
 		v := fr.obj.Spans[i]
-		j := fieldIndex(fields, key)
+		j := -1
+		switch {
+		case layoutIDs != nil:
+			for next < len(layoutIDs) && layoutIDs[next] < int32(id) {
+				next++
+			}
+			if next < len(layoutIDs) && layoutIDs[next] == int32(id) {
+				j = next
+			}
+		case p.namesSorted:
+			key := fr.obj.Keys[i]
+			for next < len(fields) && fields[next].Name < key {
+				next++
+			}
+			if next < len(fields) && fields[next].Name == key {
+				j = next
+			}
+		default:
+			j = fieldIndex(fields, fr.obj.Keys[i])
+		}
 		if j < 0 {
 			if err := s.checkSpan(p, meta, v); err != nil {
+				key, _ := meta.KeyAt(id)
 				return fmt.Errorf("%w (field %q)", err, key)
 			}
-			ids, vals = append(ids, fr.obj.IDs[i]), append(vals, v)
+			ids, vals = append(ids, id), append(vals, v)
 			continue
 		}
 		found[j] = v

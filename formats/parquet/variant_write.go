@@ -2,6 +2,7 @@ package parquet
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -79,6 +80,7 @@ type vpair struct {
 	typed         int             // Primitive: typed_value column
 	typedLeaves   []int           // every column under typed_value
 	fields        []*vpair        // Object
+	namesSorted   bool            // Object: layout.Fields ascend by name (the analyzer's order)
 	elem          *vpair          // Array
 	listRep       int             // Array: repetition level of the elements
 	path          string
@@ -154,6 +156,7 @@ func (b *planBuilder) pair(l *variant.Layout, path string, rep int, top bool) (*
 			groups = append(groups, field(f.Name, pq.Required(newGroup(plainGroupType, cf...))))
 		}
 		typed = newGroup(plainGroupType, groups...)
+		p.namesSorted = slices.IsSortedFunc(l.Fields, func(x, y variant.Field) int { return strings.Compare(x.Name, y.Name) })
 	case variant.Array:
 		p.listRep = rep + 1
 		c, cf, err := b.pair(l.Element, tpath+"."+listRepeatedName+"."+listElementName, rep+1, false)
@@ -255,6 +258,7 @@ func (s *shredder) variantValue(n *wnode, v any, rep int) error {
 	vp := n.variant
 	b := val.Bytes()
 	s.fast.validated = variantShredSlow || len(b) > variant.DepthFreeBytes
+	s.fast.entry = me
 	if s.fast.validated {
 		if _, err := variant.DecodeValue(me.meta, b); err != nil {
 			return fmt.Errorf("column %q: invalid variant: %w", n.path, err)
