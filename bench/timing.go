@@ -24,6 +24,29 @@ func BestOf(runs int, fn func() error) (float64, error) {
 	return max(b, 1e-9), nil
 }
 
+// BestOfEach is BestOf of each of fns, run in turn runs times (fns[0],
+// fns[1], ..., fns[0], ...): figures whose ratio is reported are measured
+// interleaved, so that a shared machine's drift over a run does not fall
+// on one of them.
+func BestOfEach(runs int, fns ...func() error) ([]float64, error) {
+	best := make([]float64, len(fns))
+	for i := range runs {
+		for k, fn := range fns {
+			start := time.Now()
+			if err := fn(); err != nil {
+				return nil, err
+			}
+			if s := time.Since(start).Seconds(); i == 0 || s < best[k] {
+				best[k] = s
+			}
+		}
+	}
+	for k := range best {
+		best[k] = max(best[k], 1e-9)
+	}
+	return best, nil
+}
+
 func msSince(t time.Time) float64 { return float64(time.Since(t).Nanoseconds()) / 1e6 }
 
 func median(xs []float64) float64 {

@@ -235,20 +235,6 @@ func WriteVariantFile(path string, values []pvariant.Value, props map[string]str
 	return w.Close()
 }
 
-func variantTimed(runs int, fn func() error) (float64, error) {
-	best := -1.0
-	for range max(runs, 1) {
-		start := time.Now()
-		if err := fn(); err != nil {
-			return 0, err
-		}
-		if s := time.Since(start).Seconds(); best < 0 || s < best {
-			best = s
-		}
-	}
-	return best, nil
-}
-
 // RunVariantBench writes the event log unshredded and shredded and
 // measures sizes, write and full-read throughput, and the single shredded
 // integer path read against decoding whole variants.
@@ -314,23 +300,45 @@ func RunVariantBench(cfg VariantBenchConfig) (rep *VariantBenchReport, err error
 		rep.PathSum += x
 	}
 	rep.FilterWant = wantCount
-	var paths [][]pvariant.Value
-	for _, l := range layouts {
-		res := VariantBenchResult{Layout: l.name}
+	// Writes and full reads, whose ratios between the layouts are targets,
+	// are timed interleaved (BestOfEach).
+	paths := make([]string, len(layouts))
+	writes, reads := make([]func() error, len(layouts)), make([]func() error, len(layouts))
+	for i, l := range layouts {
 		path := filepath.Join(dir, "events-"+l.name+".parquet")
-		if res.WriteSeconds, err = variantTimed(cfg.Runs, func() error { return WriteVariantFile(path, values, l.props) }); err != nil {
-			return nil, fmt.Errorf("write %s: %w", l.name, err)
+		paths[i] = path
+		writes[i] = func() error {
+			if err := WriteVariantFile(path, values, l.props); err != nil {
+				return fmt.Errorf("write %s: %w", l.name, err)
+			}
+			return nil
 		}
+		reads[i] = func() error {
+			if err := readAllVariants(path, len(values)); err != nil {
+				return fmt.Errorf("read %s: %w", l.name, err)
+			}
+			return nil
+		}
+	}
+	writeSeconds, err := BestOfEach(cfg.Runs, writes...)
+	if err != nil {
+		return nil, err
+	}
+	readSeconds, err := BestOfEach(cfg.Runs, reads...)
+	if err != nil {
+		return nil, err
+	}
+	var pathValues [][]pvariant.Value
+	for i, l := range layouts {
+		res := VariantBenchResult{Layout: l.name, WriteSeconds: writeSeconds[i], ReadSeconds: readSeconds[i]}
+		path := paths[i]
 		st, err := os.Stat(path)
 		if err != nil {
 			return nil, err
 		}
 		res.FileBytes = st.Size()
-		if res.ReadSeconds, err = variantTimed(cfg.Runs, func() error { return readAllVariants(path, len(values)) }); err != nil {
-			return nil, fmt.Errorf("read %s: %w", l.name, err)
-		}
 		var pr *lparquet.VariantPathRead
-		if res.PathSeconds, err = variantTimed(cfg.Runs, func() error {
+		if res.PathSeconds, err = BestOf(cfg.Runs, func() error {
 			var err error
 			pr, err = lparquet.ReadVariantPath(registry.LocalInput(path), "v", VariantBenchPath)
 			return err
@@ -346,18 +354,37 @@ func RunVariantBench(cfg VariantBenchConfig) (rep *VariantBenchReport, err error
 				return nil, fmt.Errorf("%s: ReadVariantPath %s row %d: %v, want %d", l.name, VariantBenchPath, i, v, wantPath[i])
 			}
 		}
-		paths = append(paths, pr.Values)
+		pathValues = append(pathValues, pr.Values)
 		// Timed, the values are summed, as the floor sums them; the run
-		// after checks every one.
-		if res.ProjSeconds, err = variantTimed(cfg.Runs, func() error {
+		// after checks every one. On the shredded file the floor (parquet-go
+		// reading the path's typed_value column), whose ratio to this is a
+		// target, is timed interleaved with it.
+		timed := []func() error{func() error {
 			var sum int64
 			n, err := readProjectedPath(path, func(x int32) { sum += int64(x) })
 			if err == nil && (n != len(values) || sum != rep.PathSum) {
 				err = fmt.Errorf("%d values summing to %d, want %d summing to %d", n, sum, len(values), rep.PathSum)
 			}
-			return err
-		}); err != nil {
-			return nil, fmt.Errorf("projected path read %s: %w", l.name, err)
+			if err != nil {
+				return fmt.Errorf("projected path read %s: %w", l.name, err)
+			}
+			return nil
+		}}
+		if l.name == "shredded" {
+			timed = append(timed, func() error {
+				if err := readTypedColumn(path, len(values)); err != nil {
+					return fmt.Errorf("floor read: %w", err)
+				}
+				return nil
+			})
+		}
+		best, err := BestOfEach(cfg.Runs, timed...)
+		if err != nil {
+			return nil, err
+		}
+		res.ProjSeconds = best[0]
+		if len(best) > 1 {
+			res.FloorSeconds = best[1]
 		}
 		proj := make([]int32, 0, len(values))
 		if _, err := readProjectedPath(path, func(x int32) { proj = append(proj, x) }); err != nil {
@@ -372,15 +399,12 @@ func RunVariantBench(cfg VariantBenchConfig) (rep *VariantBenchReport, err error
 			}
 		}
 		if l.name == "shredded" {
-			if res.FloorSeconds, err = variantTimed(cfg.Runs, func() error { return readTypedColumn(path, len(values)) }); err != nil {
-				return nil, fmt.Errorf("floor read: %w", err)
-			}
 			if err := pageIndexFilter(dir, values, rep, wantCount, &res); err != nil {
 				return nil, err
 			}
 		}
 		var fr filterRead
-		if res.FilterSeconds, err = variantTimed(cfg.Runs, func() error {
+		if res.FilterSeconds, err = BestOf(cfg.Runs, func() error {
 			var err error
 			fr, err = countFiltered(path, rep.FilterThreshold)
 			return err
@@ -414,8 +438,8 @@ func RunVariantBench(cfg VariantBenchConfig) (rep *VariantBenchReport, err error
 		}
 	}
 	// Both layouts must answer the same.
-	for i := range paths[0] {
-		if err := variant.Equal(paths[0][i], paths[1][i]); err != nil {
+	for i := range pathValues[0] {
+		if err := variant.Equal(pathValues[0][i], pathValues[1][i]); err != nil {
 			return nil, fmt.Errorf("row %d: %s differs between layouts: %w", i, VariantBenchPath, err)
 		}
 	}
@@ -721,7 +745,7 @@ func pageIndexFilter(dir string, values []pvariant.Value, rep *VariantBenchRepor
 	}
 	var fr filterRead
 	var err error
-	if res.PageFilterSeconds, err = variantTimed(rep.Config.Runs, func() error {
+	if res.PageFilterSeconds, err = BestOf(rep.Config.Runs, func() error {
 		fr, err = countFiltered(path, rep.FilterThreshold)
 		return err
 	}); err != nil {
