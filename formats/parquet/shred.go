@@ -23,10 +23,13 @@ type shredder struct {
 	// share a few metadata, and parsing one per row was a tenth of a
 	// variant write.
 	metas metaCache
+	// nullTable holds, per column, its null values at small levels
+	// (nullAt), built as they are first needed.
+	nullTable [][]pq.Value
 }
 
 func newShredder(plan *writePlan) *shredder {
-	return &shredder{plan: plan, cols: make([][]pq.Value, plan.columns)}
+	return &shredder{plan: plan, cols: make([][]pq.Value, plan.columns), nullTable: make([][]pq.Value, plan.columns)}
 }
 
 // validate shreds rec against the plan, for its error only: records
@@ -155,8 +158,38 @@ func (s *shredder) value(n *wnode, v any, rep int) error {
 
 func (s *shredder) nulls(leaves []int, rep, def int) {
 	for _, c := range leaves {
-		s.cols[c] = append(s.cols[c], pq.Value{}.Level(rep, def, c))
+		s.appendNull(c, rep, def)
 	}
+}
+
+// nullLevels bounds the levels nullTable keeps: below it in both.
+const nullLevels = 8
+
+// appendNull appends a null of column c at levels rep and def. Half of a
+// shredded write's values are nulls, and parquet-go's Value.Level is too
+// big to inline: a null from the table is a copy instead of a call.
+func (s *shredder) appendNull(c, rep, def int) {
+	if t := s.nullTable[c]; t != nil && uint(rep)|uint(def) < nullLevels {
+		s.cols[c] = append(s.cols[c], t[rep*nullLevels+def])
+		return
+	}
+	s.appendNullSlow(c, rep, def)
+}
+
+// appendNullSlow is appendNull building the table of c, or past it.
+func (s *shredder) appendNullSlow(c, rep, def int) {
+	if rep >= nullLevels || def >= nullLevels {
+		s.cols[c] = append(s.cols[c], pq.Value{}.Level(rep, def, c))
+		return
+	}
+	t := make([]pq.Value, nullLevels*nullLevels)
+	for r := range nullLevels {
+		for d := range nullLevels {
+			t[r*nullLevels+d] = pq.Value{}.Level(r, d, c)
+		}
+	}
+	s.nullTable[c] = t
+	s.cols[c] = append(s.cols[c], t[rep*nullLevels+def])
 }
 
 // structOf is the struct type of a schema, shared by the records a writer

@@ -76,7 +76,7 @@ func (s *shredder) shredFast(p *vpair, meta pvariant.Metadata, b []byte, rep, de
 				return fmt.Errorf("column %q: %w", p.path, err)
 			}
 			if p.value >= 0 {
-				s.cols[p.value] = append(s.cols[p.value], pq.Value{}.Level(rep, def, p.value))
+				s.appendNull(p.value, rep, def)
 			}
 			s.cols[p.typed] = append(s.cols[p.typed], pv.Level(rep, def+1, p.typed))
 			return nil
@@ -143,7 +143,7 @@ func (s *shredder) shredArrayFast(p *vpair, meta pvariant.Metadata, b []byte, re
 		return fmt.Errorf("column %q: %w", p.path, err)
 	}
 	if p.value >= 0 {
-		s.cols[p.value] = append(s.cols[p.value], pq.Value{}.Level(rep, def, p.value))
+		s.appendNull(p.value, rep, def)
 	}
 	if arr.Len() == 0 {
 		s.nulls(p.typedLeaves, rep, def+1)
@@ -226,7 +226,7 @@ func (s *shredder) shredObjectFast(p *vpair, meta pvariant.Metadata, b []byte, r
 		if len(ids) > 0 {
 			s.cols[p.value] = append(s.cols[p.value], pq.ByteArrayValue(f.residual(ids, vals)).Level(rep, def+1, p.value))
 		} else {
-			s.cols[p.value] = append(s.cols[p.value], pq.Value{}.Level(rep, def, p.value))
+			s.appendNull(p.value, rep, def)
 		}
 	} else if len(ids) > 0 {
 		return fmt.Errorf("column %q: object has fields the layout does not shred and no value column", p.path)
@@ -235,7 +235,7 @@ func (s *shredder) shredObjectFast(p *vpair, meta pvariant.Metadata, b []byte, r
 		if found[j] == nil {
 			// Missing: both columns of the (required) field group null.
 			if c.value >= 0 {
-				s.cols[c.value] = append(s.cols[c.value], pq.Value{}.Level(rep, def+1, c.value))
+				s.appendNull(c.value, rep, def+1)
 			}
 			s.nulls(c.typedLeaves, rep, def+1)
 			continue

@@ -291,7 +291,7 @@ func (s *shredder) variantPair(p *vpair, sh *variant.Shredded, rep, def int) err
 		case sh.Value != nil:
 			s.cols[p.value] = append(s.cols[p.value], pq.ByteArrayValue(sh.Value).Level(rep, def+1, p.value))
 		default:
-			s.cols[p.value] = append(s.cols[p.value], pq.Value{}.Level(rep, def, p.value))
+			s.appendNull(p.value, rep, def)
 		}
 	}
 	if p.layout == nil {
