@@ -338,15 +338,15 @@ func AppendObject(dst []byte, ids []uint32, values [][]byte) []byte {
 	return dst
 }
 
-// AppendObjectSpans appends an object of n fields whose values lie in
-// data: field i (in the order of the names, as the spec requires) has
-// metadata id and value offset given by get. The values keep their order
-// in data, as arrow-go's FinishObject keeps the order they were appended
-// in, so the two encode an object the same way.
-func AppendObjectSpans(dst []byte, n int, get func(i int) (id uint32, offset int), data []byte) []byte {
+// AppendObjectSpans appends an object whose field values lie in data:
+// field i (in the order of the names, as the spec requires) has metadata
+// id ids[i] and its value at offsets[i] in data. The values keep their
+// order in data, as arrow-go's FinishObject keeps the order they were
+// appended in, so the two encode an object the same way.
+func AppendObjectSpans(dst []byte, ids []uint32, offsets []int, data []byte) []byte {
+	n := len(ids)
 	var maxID uint32
-	for i := range n {
-		id, _ := get(i)
+	for _, id := range ids {
 		maxID = max(maxID, id)
 	}
 	idSize, offSize := intSize(int(maxID)), intSize(len(data))
@@ -358,12 +358,10 @@ func AppendObjectSpans(dst []byte, n int, get func(i int) (id uint32, offset int
 	}
 	dst = append(dst, h)
 	dst = appendLE(dst, uint32(n), sizeBytes)
-	for i := range n {
-		id, _ := get(i)
+	for _, id := range ids {
 		dst = appendLE(dst, id, idSize)
 	}
-	for i := range n {
-		_, off := get(i)
+	for _, off := range offsets {
 		dst = appendLE(dst, uint32(off), offSize)
 	}
 	dst = appendLE(dst, uint32(len(data)), offSize)

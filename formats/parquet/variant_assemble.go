@@ -110,7 +110,8 @@ type vassembler struct {
 type vframe struct {
 	entries []ventry
 	rkeys   []string // the residual fields' names (ventry.field < 0)
-	offs    []int
+	ids     []uint32 // an object's field ids, as AppendObjectSpans takes them
+	offs    []int    // an array's element offsets, or an object's field offsets
 	data    []byte
 }
 
@@ -423,9 +424,11 @@ func (vr *variantRead) fastObject(e *metaEntry, l *variant.Layout, typed *vnode,
 			}
 		}
 	}
-	return variant.AppendObjectSpans(out, len(f.entries), func(i int) (uint32, int) {
-		return f.entries[i].id, f.entries[i].start
-	}, f.data), true, nil
+	f.ids, f.offs = f.ids[:0], f.offs[:0]
+	for _, e := range f.entries {
+		f.ids, f.offs = append(f.ids, e.id), append(f.offs, e.start)
+	}
+	return variant.AppendObjectSpans(out, f.ids, f.offs, f.data), true, nil
 }
 
 // variantFieldIndex finds name among a layout's fields.
