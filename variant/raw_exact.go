@@ -32,23 +32,52 @@ import (
 // validated whole first.
 const DepthFreeBytes = 4096
 
+// KeyRanks ranks a metadata's keys by name: ranks[id] is the number of
+// distinct keys that sort before key id, so that comparing two ids' ranks
+// compares their names, equal ranks meaning equal names (a dictionary
+// without sorted_strings may repeat a key). Under a sorted dictionary,
+// whose keys DecodeMetadata has checked to ascend strictly, the ranks are
+// the ids. A writer computes them once per distinct metadata, so that the
+// objects under it compare integers instead of strings.
+func KeyRanks(meta variant.Metadata) []uint32 {
+	n := meta.DictionarySize()
+	ranks := make([]uint32, n)
+	if meta.SortedAndUnique() {
+		for id := range n {
+			ranks[id] = id
+		}
+		return ranks
+	}
+	keys := make([]string, n)
+	order := make([]uint32, n)
+	for id := range n {
+		keys[id], _ = meta.KeyAt(id)
+		order[id] = id
+	}
+	slices.SortFunc(order, func(x, y uint32) int { return strings.Compare(keys[x], keys[y]) })
+	r := uint32(0)
+	for i, id := range order {
+		if i > 0 && keys[id] != keys[order[i-1]] {
+			r++
+		}
+		ranks[id] = r
+	}
+	return ranks
+}
+
 // ObjectFields are the fields of an object ExactObject checked, in the
 // object's (name) order; the slices are reused from call to call.
 type ObjectFields struct {
-	IDs []uint32
-	// Keys are the fields' names (the dictionary's strings, pointing into
-	// the metadata), only under a metadata without sorted_strings: under
-	// one with it, names ascend as ids do, and ids are what is compared.
-	Keys  []string
+	IDs   []uint32
 	Spans [][]byte
 	order []uint64 // offset<<32 | field index, sorted while spans are cut
 	offs  []int
 }
 
 // ExactObject checks the object that is all of b, short of its fields'
-// values, and fills f with its fields. meta must have passed
-// DecodeMetadata, which holds a sorted_strings flag to its promise.
-func ExactObject(meta variant.Metadata, b []byte, f *ObjectFields) error {
+// values, and fills f with its fields. ranks are meta's KeyRanks: names
+// ascend strictly when ranks do.
+func ExactObject(ranks []uint32, b []byte, f *ObjectFields) error {
 	o, err := ParseObject(b)
 	if err != nil {
 		return err
@@ -58,28 +87,16 @@ func ExactObject(meta variant.Metadata, b []byte, f *ObjectFields) error {
 	}
 	n := o.n
 	dataSize := o.size - o.dataAt
-	f.IDs, f.Keys, f.Spans, f.offs = f.IDs[:0], f.Keys[:0], f.Spans[:0], f.offs[:0]
-	byID := meta.SortedAndUnique()
-	dict := meta.DictionarySize()
+	f.IDs, f.Spans, f.offs = f.IDs[:0], f.Spans[:0], f.offs[:0]
+	dict := uint32(len(ranks))
 	sorted := true
 	for i := range n {
 		id := o.FieldID(i)
 		if id >= dict {
 			return fmt.Errorf("invalid variant value: object field %d has invalid field ID %d: dictionary has %d keys", i, id, dict)
 		}
-		if byID {
-			if i > 0 && id <= f.IDs[i-1] {
-				return fmt.Errorf("invalid variant value: object field names are not strictly sorted at field %d", i)
-			}
-		} else {
-			key, err := meta.KeyAt(id)
-			if err != nil {
-				return fmt.Errorf("invalid variant value: object field %d has invalid field ID %d: %w", i, id, err)
-			}
-			if i > 0 && strings.Compare(f.Keys[i-1], key) >= 0 {
-				return fmt.Errorf("invalid variant value: object field names are not strictly sorted at field %d", i)
-			}
-			f.Keys = append(f.Keys, key)
+		if i > 0 && ranks[id] <= ranks[f.IDs[i-1]] {
+			return fmt.Errorf("invalid variant value: object field names are not strictly sorted at field %d", i)
 		}
 		at := o.offStart + i*o.offSize
 		off := int(le(b[at : at+o.offSize]))

@@ -36,6 +36,10 @@ type metaEntry struct {
 	meta pvariant.Metadata
 	ids  map[*variant.Layout][]int32
 	err  error
+	// ranks and rankOf serve the writer's object walk (keyRanks,
+	// fieldRanks).
+	ranks  []uint32
+	rankOf map[*variant.Layout][]int32
 }
 
 // metaCacheMax bounds the distinct metadata a reader keeps parsed.
@@ -57,6 +61,36 @@ func (c *metaCache) get(b []byte) *metaEntry {
 	e.meta, e.err = variant.DecodeMetadata(owned)
 	c.m[string(owned)] = e
 	return e
+}
+
+// keyRanks are the metadata's variant.KeyRanks, computed on first use.
+func (e *metaEntry) keyRanks() []uint32 {
+	if e.ranks == nil {
+		e.ranks = variant.KeyRanks(e.meta)
+	}
+	return e.ranks
+}
+
+// fieldRanks are the ranks (keyRanks) of l's shredded field names in the
+// dictionary, -1 for a name it lacks: they ascend, past the -1s, when the
+// names do.
+func (e *metaEntry) fieldRanks(l *variant.Layout) []int32 {
+	if r, ok := e.rankOf[l]; ok {
+		return r
+	}
+	if e.rankOf == nil {
+		e.rankOf = map[*variant.Layout][]int32{}
+	}
+	ranks := e.keyRanks()
+	r := make([]int32, len(l.Fields))
+	for i, f := range l.Fields {
+		r[i] = -1
+		if ids := e.meta.IdFor(f.Name); len(ids) > 0 {
+			r[i] = int32(ranks[ids[0]])
+		}
+	}
+	e.rankOf[l] = r
+	return r
 }
 
 // fieldIDs are the metadata ids of l's shredded field names.

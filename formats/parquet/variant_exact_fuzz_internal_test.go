@@ -191,6 +191,34 @@ func TestExactWalkRefusesBrokenContainers(t *testing.T) {
 	}
 }
 
+// repeatedMeta is an unsorted metadata whose key "id" appears twice (ids
+// 1 and 2) after "user" (id 0): names compare equal through two ids.
+var repeatedMeta = []byte{0x01, 3, 0, 4, 6, 8, 'u', 's', 'e', 'r', 'i', 'd', 'i', 'd'}
+
+// TestExactWalkRepeatedKeys: under a dictionary that repeats a key, an
+// object naming it through both ids is refused by the walk as by arrow-go,
+// and one naming it once is accepted by both.
+func TestExactWalkRepeatedKeys(t *testing.T) {
+	x := newExactFixture(t)
+	meta, err := variant.DecodeMetadata(repeatedMeta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for b, valid := range map[string]bool{
+		string([]byte{2, 1, 1, 0, 2, 3 << 2, 7}):                   true,  // {id: 7}
+		string([]byte{2, 1, 2, 0, 2, 3 << 2, 7}):                   true,  // {id: 7}, the other id
+		string([]byte{2, 2, 1, 2, 0, 2, 4, 3 << 2, 7, 3 << 2, 8}):  false, // {id: 7, id: 8}
+		string([]byte{2, 2, 1, 0, 0, 2, 4, 3 << 2, 7, 3 << 2, 8}):  true,  // {id: 7, user: 8}
+		string([]byte{2, 2, 0, 1, 0, 2, 4, 3 << 2, 7, 3 << 2, 8}):  false, // "user" before "id"
+		string([]byte{2, 2, 1, 0, 0, 2, 4, 3 << 2, 7, 12 << 2, 8}): false, // a truncated timestamp
+	} {
+		if _, err := variant.DecodeValue(meta, []byte(b)); (err == nil) != valid {
+			t.Fatalf("%x: arrow-go says %v", b, err)
+		}
+		x.checkExact(t, meta, []byte(b))
+	}
+}
+
 // FuzzExactMatchesArrow mutates the corpus's values: the fast path's walk
 // and arrow-go's validation must agree on every one.
 func FuzzExactMatchesArrow(f *testing.F) {
@@ -208,11 +236,20 @@ func FuzzExactMatchesArrow(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	// which picks a corpus value's metadata, or the sorted one (255).
+	repeated, err := variant.DecodeMetadata(repeatedMeta)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(uint8(254), []byte{2, 2, 1, 2, 0, 2, 4, 3 << 2, 7, 3 << 2, 8})
+	// which picks a corpus value's metadata, the sorted one (255) or the
+	// one with a repeated key (254).
 	f.Fuzz(func(t *testing.T, which uint8, b []byte) {
-		meta := sorted
-		if which != 255 {
-			meta = x.corpus[int(which)%len(x.corpus)].Metadata()
+		meta := x.corpus[int(which)%len(x.corpus)].Metadata()
+		switch which {
+		case 255:
+			meta = sorted
+		case 254:
+			meta = repeated
 		}
 		x.checkExact(t, meta, b)
 	})

@@ -170,7 +170,8 @@ func (s *shredder) shredObjectFast(p *vpair, meta pvariant.Metadata, b []byte, r
 		f.frames = append(f.frames, shredFrame{})
 	}
 	fr := &f.frames[depth]
-	if err := variant.ExactObject(meta, b, &fr.obj); err != nil {
+	ranks := f.entry.keyRanks()
+	if err := variant.ExactObject(ranks, b, &fr.obj); err != nil {
 		return fmt.Errorf("column %q: %w", p.path, err)
 	}
 	fields := p.layout.Fields
@@ -182,35 +183,28 @@ func (s *shredder) shredObjectFast(p *vpair, meta pvariant.Metadata, b []byte, r
 	clear(found)
 	ids, vals := fr.ids[:0], fr.vals[:0]
 	// Each of the object's fields is a layout field (found) or residual.
-	// Under a sorted dictionary the object's ids ascend with its names, and
-	// so do the layout's (fieldIDs) when its names do: a merge of ids.
-	// Otherwise the names are compared.
-	var layoutIDs []int32
-	if p.namesSorted && meta.SortedAndUnique() {
-		layoutIDs = f.entry.fieldIDs(p.layout)
+	// The object's names ascend (ExactObject checked), and so do the
+	// layout's when namesSorted: a merge of their ranks in the dictionary
+	// (fieldRanks). Otherwise the names are looked up.
+	var layoutRanks []int32
+	if p.namesSorted {
+		layoutRanks = f.entry.fieldRanks(p.layout)
 	}
 	next := 0
 	for i, id := range fr.obj.IDs {
 		v := fr.obj.Spans[i]
 		j := -1
-		switch {
-		case layoutIDs != nil:
-			for next < len(layoutIDs) && layoutIDs[next] < int32(id) {
+		if layoutRanks != nil {
+			r := int32(ranks[id])
+			for next < len(layoutRanks) && layoutRanks[next] < r {
 				next++
 			}
-			if next < len(layoutIDs) && layoutIDs[next] == int32(id) {
+			if next < len(layoutRanks) && layoutRanks[next] == r {
 				j = next
 			}
-		case p.namesSorted:
-			key := fr.obj.Keys[i]
-			for next < len(fields) && fields[next].Name < key {
-				next++
-			}
-			if next < len(fields) && fields[next].Name == key {
-				j = next
-			}
-		default:
-			j = fieldIndex(fields, fr.obj.Keys[i])
+		} else {
+			key, _ := meta.KeyAt(id)
+			j = fieldIndex(fields, key)
 		}
 		if j < 0 {
 			if err := s.checkSpan(p, meta, v); err != nil {
