@@ -24,7 +24,7 @@ type shredder struct {
 	// variant write.
 	metas metaCache
 	// nullTable holds, per column, its null values at small levels
-	// (nullAt), built as they are first needed.
+	// (appendNull), built as they are first needed.
 	nullTable [][]pq.Value
 }
 

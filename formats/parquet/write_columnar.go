@@ -165,9 +165,9 @@ func (b *columnBatch) add(s *shredder, rec *data.Record, check func(*data.Record
 		return err
 	}
 	// The shredder appends to the batch's own columns: its column slice is
-	// the batch's for the call (one store, where a store per column there
-	// and back cost a twelfth of a shredded write). A refused record is
-	// cut back off them (rollback).
+	// the batch's for the call (one store, where three stores per column,
+	// there and back, showed as 3% of a shredded write's CPU profile). A
+	// refused record is cut back off them (rollback).
 	own := s.cols
 	s.cols = b.values
 	defer func() { s.cols = own }()
