@@ -3,6 +3,8 @@ package variant
 import (
 	"slices"
 	"testing"
+
+	"github.com/apache/arrow-go/v18/parquet/variant"
 )
 
 // TestKeyRanks: ranks order a dictionary's keys by name, repeated keys of
@@ -27,4 +29,65 @@ func TestKeyRanks(t *testing.T) {
 			t.Errorf("%s: ranks %v, want %v", name, got, c.want)
 		}
 	}
+}
+
+// noKeys is the metadata emptyMeta encodes: primitives need no keys.
+func noKeys(t testing.TB) variant.Metadata {
+	t.Helper()
+	m, err := DecodeMetadata(emptyMeta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// checkExactSize fails t unless ExactSize and arrow-go's validation give b
+// the same verdict (b a primitive or short string).
+func checkExactSize(t *testing.T, meta variant.Metadata, b []byte) {
+	t.Helper()
+	_, arrowErr := DecodeValue(meta, b)
+	if exactErr := ExactSize(b); (exactErr == nil) != (arrowErr == nil) {
+		t.Fatalf("%x: arrow-go says %v, ExactSize %v", b, arrowErr, exactErr)
+	}
+}
+
+// TestExactSizeMatchesArrow: for every primitive and short-string header
+// byte, at every size up to 24 bytes and, for binary and string, every
+// declared length up to that, ExactSize accepts exactly what arrow-go's
+// validation accepts.
+func TestExactSizeMatchesArrow(t *testing.T) {
+	meta := noKeys(t)
+	for h := range 256 {
+		if h&3 == basicObject || h&3 == basicArray {
+			continue
+		}
+		for size := 1; size <= 24; size++ {
+			b := make([]byte, size)
+			b[0] = byte(h)
+			checkExactSize(t, meta, b)
+			if h&3 == basicPrimitive && (h>>2 == primBinary || h>>2 == primString) && size >= 5 {
+				for n := range size + 2 {
+					b[1], b[2], b[3], b[4] = byte(n), 0, 0, 0
+					checkExactSize(t, meta, b)
+				}
+				b[4] = 0x80 // a length past any buffer
+				checkExactSize(t, meta, b)
+			}
+		}
+	}
+}
+
+// FuzzExactSizeMatchesArrow: ExactSize and arrow-go agree on any bytes
+// that start as a primitive or short string.
+func FuzzExactSizeMatchesArrow(f *testing.F) {
+	for _, seed := range [][]byte{{0}, {3 << 2, 7}, {16 << 2, 1, 0, 0, 0, 'x'}, {5, 'a'}, {63 << 2}, {20 << 2}} {
+		f.Add(seed)
+	}
+	meta := noKeys(f)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if len(b) == 0 || b[0]&3 == basicObject || b[0]&3 == basicArray {
+			return
+		}
+		checkExactSize(t, meta, b)
+	})
 }
