@@ -11,9 +11,11 @@ import (
 
 // Exact walks, for the shredding writer: it splits a value into columns
 // walking its headers anyway, so it checks there what arrow-go's
-// validation checks of each container it splits, and leaves to arrow-go
-// only the parts it writes as bytes (residual fields, values that do not
-// fit the layout). Each container is checked exactly as
+// validation checks of each container it splits, checks primitives by
+// their exact size (ExactSize, arrow-go's verdict on every header:
+// TestExactSizeMatchesArrow), and leaves to arrow-go only the containers
+// it writes as bytes (residual objects and arrays, values that do not fit
+// the layout). Each container is checked exactly as
 // variant.NewWithMetadata checks it: header sizes, field ids in the
 // metadata's dictionary, field names strictly ascending, offsets within the
 // data, array offsets starting at zero and never falling, and children

@@ -73,43 +73,41 @@ func (e *metaEntry) keyRanks() []uint32 {
 
 // fieldRanks are the ranks (keyRanks) of l's shredded field names in the
 // dictionary, -1 for a name it lacks: they ascend, past the -1s, when the
-// names do.
+// names do. A name an unsorted dictionary repeats has one rank.
 func (e *metaEntry) fieldRanks(l *variant.Layout) []int32 {
-	if r, ok := e.rankOf[l]; ok {
-		return r
-	}
-	if e.rankOf == nil {
-		e.rankOf = map[*variant.Layout][]int32{}
-	}
-	ranks := e.keyRanks()
-	r := make([]int32, len(l.Fields))
-	for i, f := range l.Fields {
-		r[i] = -1
-		if ids := e.meta.IdFor(f.Name); len(ids) > 0 {
-			r[i] = int32(ranks[ids[0]])
+	return perField(&e.rankOf, l, func(name string) int32 {
+		if ids := e.meta.IdFor(name); len(ids) > 0 {
+			return int32(e.keyRanks()[ids[0]])
 		}
-	}
-	e.rankOf[l] = r
-	return r
+		return -1
+	})
 }
 
-// fieldIDs are the metadata ids of l's shredded field names.
+// fieldIDs are the metadata ids of l's shredded field names (-1: not in
+// the dictionary, or in it more than once).
 func (e *metaEntry) fieldIDs(l *variant.Layout) []int32 {
-	if ids, ok := e.ids[l]; ok {
-		return ids
-	}
-	if e.ids == nil {
-		e.ids = map[*variant.Layout][]int32{}
-	}
-	ids := make([]int32, len(l.Fields))
-	for i, f := range l.Fields {
-		ids[i] = -1
-		if found := e.meta.IdFor(f.Name); len(found) == 1 {
-			ids[i] = int32(found[0])
+	return perField(&e.ids, l, func(name string) int32 {
+		if ids := e.meta.IdFor(name); len(ids) == 1 {
+			return int32(ids[0])
 		}
+		return -1
+	})
+}
+
+// perField is of(name) for each of l's field names, kept in *cache.
+func perField(cache *map[*variant.Layout][]int32, l *variant.Layout, of func(name string) int32) []int32 {
+	if v, ok := (*cache)[l]; ok {
+		return v
 	}
-	e.ids[l] = ids
-	return ids
+	if *cache == nil {
+		*cache = map[*variant.Layout][]int32{}
+	}
+	v := make([]int32, len(l.Fields))
+	for i, f := range l.Fields {
+		v[i] = of(f.Name)
+	}
+	(*cache)[l] = v
+	return v
 }
 
 // valueArena hands out the bytes of returned values: blocks are never

@@ -2,7 +2,7 @@ package parquet
 
 import (
 	"bytes"
-	"fmt"
+	"errors"
 	"testing"
 
 	pvariant "github.com/apache/arrow-go/v18/parquet/variant"
@@ -44,17 +44,8 @@ func (x exactFixture) walk(meta pvariant.Metadata, b []byte) ([][]pq.Value, erro
 		return nil, s.fast.entry.err
 	}
 	meta = s.fast.entry.meta
-	err := testShredGuard(func() error { return s.shredFast(n.variant.top, meta, b, 0, n.def, 0) })
+	err := guard("walk", "shred", func() error { return s.shredFast(n.variant.top, meta, b, 0, n.def, 0) })
 	return s.cols, err
-}
-
-func testShredGuard(fn func() error) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("panic: %v", r)
-		}
-	}()
-	return fn()
 }
 
 // checkExact: the fast path refuses exactly what arrow-go's validation
@@ -67,7 +58,7 @@ func (x exactFixture) checkExact(t *testing.T, meta pvariant.Metadata, b []byte)
 	}
 	v, arrowErr := variant.DecodeValue(meta, b)
 	cols, fastErr := x.walk(meta, b)
-	if fastErr != nil && bytes.Contains([]byte(fastErr.Error()), []byte("panic")) {
+	if p := (*recoveredPanic)(nil); errors.As(fastErr, &p) {
 		t.Fatalf("%x: the fast path panicked: %v", b, fastErr)
 	}
 	if (arrowErr == nil) != (fastErr == nil) {
