@@ -11,17 +11,11 @@ import (
 // least 1e-9, so that it can divide). The fastest, not the mean: on a
 // shared machine every slower run is the same work plus someone else's.
 func BestOf(runs int, fn func() error) (float64, error) {
-	b := 0.0
-	for i := range runs {
-		start := time.Now()
-		if err := fn(); err != nil {
-			return 0, err
-		}
-		if s := time.Since(start).Seconds(); i == 0 || s < b {
-			b = s
-		}
+	best, err := BestOfEach(runs, fn)
+	if err != nil {
+		return 0, err
 	}
-	return max(b, 1e-9), nil
+	return best[0], nil
 }
 
 // BestOfEach is BestOf of each of fns, run in turn runs times (fns[0],
