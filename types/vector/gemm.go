@@ -13,17 +13,19 @@ import (
 // Each entry is summed in one order fixed by k alone, whatever m, n, the
 // strides, the entry's place in C or where the operands sit in memory:
 // eight lanes, lane t taking the products of elements t, t+8, t+16, … in
-// increasing order, each by a fused multiply-add on amd64 with AVX2+FMA (a
-// last partial chunk counts as zero-padded to 8), then the lanes summed as
+// increasing order, each by a fused multiply-add on amd64 with AVX2+FMA,
+// AVX-512 or not (a last partial chunk counts as zero-padded to 8), then
+// the lanes summed as
 // ((s0+s1)+(s2+s3)) + ((s4+s5)+(s6+s7)). The pure Go fallback (other
 // architectures, no FMA, purego, or gemmForceGeneric) follows the same
 // order with a multiply and an add where the Go compiler does not fuse them
 // (amd64 below GOAMD64=v3), so its results may differ from the assembly's
 // in the last bits; on one machine and build every entry is reproducible.
 //
-// The kernels are dot-product shaped: 2×6 (or 4×3) blocks of C, each entry
-// an 8-lane accumulator, both operands read in place along k, so nothing is
-// packed or copied; see gemm_amd64.s and gemmNTAsm.
+// The kernels are dot-product shaped: 4×6 (AVX-512, two entries to a
+// register), 2×6 or 4×3 blocks of C, each entry an 8-lane accumulator, both
+// operands read in place along k, so nothing is packed or copied; see
+// gemm_amd64.s and gemmNTAsm.
 func gemmNT(c []float32, ldc int, a []float32, lda int, b []float32, ldb int, m, n, k int) {
 	if m < 0 || n < 0 || k < 0 {
 		panic(fmt.Sprintf("vector: gemmNT with m=%d n=%d k=%d", m, n, k))
@@ -107,27 +109,33 @@ func gemmDotGeneric(a, b []float32) float32 {
 }
 
 // PeakFMAGFLOPS measures, for about d, the single-core peak rate of float32
-// multiply-adds in GFLOP/s (an FMA counting 2): with AVX2+FMA, an assembly
-// loop of 8-lane FMAs into 12 independent accumulators, enough to cover the
-// latency of both FMA pipes; elsewhere a Go loop of independent scalar
-// multiply-adds. It runs on a locked OS thread in short rounds and returns
+// multiply-adds in GFLOP/s (an FMA counting 2) with the widest FMAs gemmNT
+// uses: an assembly loop of 16-lane (AVX-512) or 8-lane (AVX2+FMA) FMAs
+// into 12 independent accumulators, enough to cover the latency of both FMA
+// pipes; elsewhere a Go loop of independent scalar multiply-adds. It runs on a locked OS thread in short rounds and returns
 // the best round, so that on a shared machine it approaches what the core
 // can do rather than what it did on average. Benchmarks report kernel rates
 // as a fraction of it, measured in the same run.
 func PeakFMAGFLOPS(d time.Duration) float64 {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	asm := haveFMA && haveGemmAsm
+	asm, z := haveFMA && haveGemmAsm, gemmUseZ()
 	// flops per iteration of the measured loop
 	perIter := 24.0 * 8 * 2
-	if !asm {
+	switch {
+	case z:
+		perIter = 24 * 16 * 2
+	case !asm:
 		perIter = 8 * 2
 	}
 	run := func(iters int) time.Duration {
 		start := time.Now()
-		if asm {
+		switch {
+		case z:
+			peakFMAZ(iters)
+		case asm:
 			peakFMA(iters)
-		} else {
+		default:
 			peakGoSink += peakGo(iters)
 		}
 		return time.Since(start)

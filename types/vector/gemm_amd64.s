@@ -406,3 +406,233 @@ peakloop:
 peakdone:
 	VZEROUPPER
 	RET
+
+// The AVX-512 kernels: the same sums as the AVX2 ones, bit for bit, at twice
+// the lanes per instruction. A 512-bit accumulator holds two entries side by
+// side, (i, j) in its low 256 bits and (i+1, j) in its high 256 bits, each
+// an 8-lane sum exactly as above: the two rows of A sit in the two halves of
+// one register (a load and an insert), the row of B is broadcast to both,
+// and one FMA advances both entries. The masked tail loads zero the missing
+// lanes as VMASKMOVPS does, and the lanes are summed with the AVX2 macros
+// once the halves are split apart, so nothing in an entry's order changes.
+
+// ZSPLIT6 copies six 512-bit accumulators' low halves to Y0..Y5 and their
+// high halves to Y6..Y11, where the VEX macros can reach them.
+#define ZSPLIT6(z0, z1, z2, z3, z4, z5, y0, y1, y2, y3, y4, y5) \
+	VMOVAPS       y0, Y0 \
+	VMOVAPS       y1, Y1 \
+	VMOVAPS       y2, Y2 \
+	VMOVAPS       y3, Y3 \
+	VMOVAPS       y4, Y4 \
+	VMOVAPS       y5, Y5 \
+	VEXTRACTF32X8 $1, z0, Y6 \
+	VEXTRACTF32X8 $1, z1, Y7 \
+	VEXTRACTF32X8 $1, z2, Y8 \
+	VEXTRACTF32X8 $1, z3, Y9 \
+	VEXTRACTF32X8 $1, z4, Y10 \
+	VEXTRACTF32X8 $1, z5, Y11
+
+// STORE2x6 sums Y0..Y5 into C row BX and Y6..Y11 into row BX + AX, then
+// moves BX two rows on.
+#define STORE2x6 \
+	HSUM4(Y0, Y1, Y2, Y3, X0, X12) \
+	VMOVUPS    X0, (BX) \
+	HSUM2(Y4, Y5, X4, X12) \
+	VMOVSS     X4, 16(BX) \
+	VEXTRACTPS $1, X4, 20(BX) \
+	HSUM4(Y6, Y7, Y8, Y9, X6, X12) \
+	VMOVUPS    X6, (BX)(AX*1) \
+	HSUM2(Y10, Y11, X10, X12) \
+	VMOVSS     X10, 16(BX)(AX*1) \
+	VEXTRACTPS $1, X10, 20(BX)(AX*1) \
+	LEAQ       (BX)(AX*2), BX
+
+// ZFMA2 advances entries j0 (A rows 0|1, in Z28) and j1 (A rows 2|3, in
+// Z29) by the row of B in b, broadcast to both halves.
+#define ZFMA2(b, j0, j1) \
+	VFMADD231PS b, Z28, j0 \
+	VFMADD231PS b, Z29, j1
+
+// func gemmNT4x6Z(c unsafe.Pointer, ldc int, a unsafe.Pointer, lda int, b unsafe.Pointer, ldb int, m, k int, pf unsafe.Pointer, pfLines int)
+//
+// Six rows of B against m rows of A (m a multiple of 4), four at a time: A
+// rows at SI, SI + R9, SI + 2·R9, SI + R10 (3·R9); C rows at BX + i·ldc.
+// Z16..Z21 hold entries (0|1, j), Z22..Z27 entries (2|3, j); Z28 and Z29
+// the two pairs of A rows' chunk, Z30 and Z31 rows of B broadcast. The
+// pointers move along k (AX stays free for the stores). Prefetching of the
+// caller's next group of B is as in gemmNT2x6T, after each four rows of A.
+TEXT ·gemmNT4x6Z(SB), NOSPLIT, $0-80
+	MOVQ lda+24(FP), R9
+	SHLQ $2, R9
+	LEAQ (R9)(R9*2), R10
+	MOVQ ldb+40(FP), R8
+	SHLQ $2, R8
+	LEAQ (R8)(R8*2), R12
+	MOVQ a+16(FP), SI
+	MOVQ c+0(FP), BX
+	MOVQ m+48(FP), DX
+	MOVQ k+56(FP), R14
+	ANDQ $7, R14        // elements in the last partial chunk
+	JZ   z46rows
+	MOVQ R14, CX
+	MOVL $1, AX
+	SHLL CX, AX
+	DECL AX
+	KMOVW AX, K1        // its lanes
+
+z46rows:
+	MOVQ   b+32(FP), DI
+	LEAQ   (DI)(R8*4), R13
+	MOVQ   SI, R11      // these four rows of A
+	VPXORD Z16, Z16, Z16
+	VPXORD Z17, Z17, Z17
+	VPXORD Z18, Z18, Z18
+	VPXORD Z19, Z19, Z19
+	VPXORD Z20, Z20, Z20
+	VPXORD Z21, Z21, Z21
+	VPXORD Z22, Z22, Z22
+	VPXORD Z23, Z23, Z23
+	VPXORD Z24, Z24, Z24
+	VPXORD Z25, Z25, Z25
+	VPXORD Z26, Z26, Z26
+	VPXORD Z27, Z27, Z27
+	MOVQ   k+56(FP), CX
+	SHRQ   $3, CX       // whole chunks
+	JZ     z46tail
+
+z46body:
+	VMOVUPS         (SI), Y28
+	VINSERTF32X8    $1, (SI)(R9*1), Z28, Z28
+	VMOVUPS         (SI)(R9*2), Y29
+	VINSERTF32X8    $1, (SI)(R10*1), Z29, Z29
+	VBROADCASTF32X8 (DI), Z30
+	ZFMA2(Z30, Z16, Z22)
+	VBROADCASTF32X8 (DI)(R8*1), Z31
+	ZFMA2(Z31, Z17, Z23)
+	VBROADCASTF32X8 (DI)(R8*2), Z30
+	ZFMA2(Z30, Z18, Z24)
+	VBROADCASTF32X8 (DI)(R12*1), Z31
+	ZFMA2(Z31, Z19, Z25)
+	VBROADCASTF32X8 (R13), Z30
+	ZFMA2(Z30, Z20, Z26)
+	VBROADCASTF32X8 (R13)(R8*1), Z31
+	ZFMA2(Z31, Z21, Z27)
+	ADDQ            $32, SI
+	ADDQ            $32, DI
+	ADDQ            $32, R13
+	DECQ            CX
+	JNZ             z46body
+
+z46tail:
+	TESTQ R14, R14
+	JZ    z46store
+	// Masked loads (which do not fault on the lanes they leave out) and
+	// register inserts: an insert or broadcast from memory would read the
+	// whole 32 bytes.
+	VMOVUPS.Z    (SI), K1, Y28
+	VMOVUPS.Z    (SI)(R9*1), K1, Y31
+	VINSERTF32X8 $1, Y31, Z28, Z28
+	VMOVUPS.Z    (SI)(R9*2), K1, Y29
+	VMOVUPS.Z    (SI)(R10*1), K1, Y31
+	VINSERTF32X8 $1, Y31, Z29, Z29
+	VMOVUPS.Z    (DI), K1, Y30
+	VINSERTF32X8 $1, Y30, Z30, Z30
+	ZFMA2(Z30, Z16, Z22)
+	VMOVUPS.Z    (DI)(R8*1), K1, Y31
+	VINSERTF32X8 $1, Y31, Z31, Z31
+	ZFMA2(Z31, Z17, Z23)
+	VMOVUPS.Z    (DI)(R8*2), K1, Y30
+	VINSERTF32X8 $1, Y30, Z30, Z30
+	ZFMA2(Z30, Z18, Z24)
+	VMOVUPS.Z    (DI)(R12*1), K1, Y31
+	VINSERTF32X8 $1, Y31, Z31, Z31
+	ZFMA2(Z31, Z19, Z25)
+	VMOVUPS.Z    (R13), K1, Y30
+	VINSERTF32X8 $1, Y30, Z30, Z30
+	ZFMA2(Z30, Z20, Z26)
+	VMOVUPS.Z    (R13)(R8*1), K1, Y31
+	VINSERTF32X8 $1, Y31, Z31, Z31
+	ZFMA2(Z31, Z21, Z27)
+
+z46store:
+	MOVQ ldc+8(FP), AX
+	SHLQ $2, AX
+	ZSPLIT6(Z16, Z17, Z18, Z19, Z20, Z21, Y16, Y17, Y18, Y19, Y20, Y21)
+	STORE2x6
+	ZSPLIT6(Z22, Z23, Z24, Z25, Z26, Z27, Y22, Y23, Y24, Y25, Y26, Y27)
+	STORE2x6
+
+	CMPQ pfLines+72(FP), $0
+	JEQ  z46next
+	MOVQ pfLines+72(FP), CX
+	MOVQ pf+64(FP), AX
+
+z46pf:
+	PREFETCHT1 (AX)
+	ADDQ       $64, AX
+	DECQ       CX
+	JNZ        z46pf
+	MOVQ       AX, pf+64(FP)
+
+z46next:
+	LEAQ (R11)(R9*4), SI // four rows of A on
+	SUBQ $4, DX
+	JNZ  z46rows
+	VZEROUPPER
+	RET
+
+// func peakFMAZ(iters int)
+//
+// peakFMA with 512-bit FMAs: iters × 24 of them into 12 accumulators.
+TEXT ·peakFMAZ(SB), NOSPLIT, $0-8
+	MOVQ   iters+0(FP), CX
+	VPXORD Z16, Z16, Z16
+	VPXORD Z17, Z17, Z17
+	VPXORD Z18, Z18, Z18
+	VPXORD Z19, Z19, Z19
+	VPXORD Z20, Z20, Z20
+	VPXORD Z21, Z21, Z21
+	VPXORD Z22, Z22, Z22
+	VPXORD Z23, Z23, Z23
+	VPXORD Z24, Z24, Z24
+	VPXORD Z25, Z25, Z25
+	VPXORD Z26, Z26, Z26
+	VPXORD Z27, Z27, Z27
+	MOVL         $0x3f800000, AX
+	MOVL         AX, X14
+	VBROADCASTSS X14, Z30
+	VMOVAPS      Z30, Z31
+	TESTQ        CX, CX
+	JLE          peakzdone
+
+peakzloop:
+	VFMADD231PS Z30, Z31, Z16
+	VFMADD231PS Z30, Z31, Z17
+	VFMADD231PS Z30, Z31, Z18
+	VFMADD231PS Z30, Z31, Z19
+	VFMADD231PS Z30, Z31, Z20
+	VFMADD231PS Z30, Z31, Z21
+	VFMADD231PS Z30, Z31, Z22
+	VFMADD231PS Z30, Z31, Z23
+	VFMADD231PS Z30, Z31, Z24
+	VFMADD231PS Z30, Z31, Z25
+	VFMADD231PS Z30, Z31, Z26
+	VFMADD231PS Z30, Z31, Z27
+	VFMADD231PS Z30, Z31, Z16
+	VFMADD231PS Z30, Z31, Z17
+	VFMADD231PS Z30, Z31, Z18
+	VFMADD231PS Z30, Z31, Z19
+	VFMADD231PS Z30, Z31, Z20
+	VFMADD231PS Z30, Z31, Z21
+	VFMADD231PS Z30, Z31, Z22
+	VFMADD231PS Z30, Z31, Z23
+	VFMADD231PS Z30, Z31, Z24
+	VFMADD231PS Z30, Z31, Z25
+	VFMADD231PS Z30, Z31, Z26
+	VFMADD231PS Z30, Z31, Z27
+	DECQ        CX
+	JNZ         peakzloop
+
+peakzdone:
+	VZEROUPPER
+	RET

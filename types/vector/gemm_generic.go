@@ -9,3 +9,10 @@ func gemmNTAsm(c []float32, ldc int, a []float32, lda int, b []float32, ldb int,
 }
 
 func peakFMA(iters int) { _ = iters }
+
+func peakFMAZ(iters int) { _ = iters }
+
+func gemmUseZ() bool { return false }
+
+// gemmAVX2Only has no effect here (tests set it).
+var gemmAVX2Only = false

@@ -135,19 +135,34 @@ func gemmCases() []gemmCase {
 	return cases
 }
 
+// gemmPaths are the ways gemmNT can compute on this machine: the widest
+// assembly kernels, the AVX2 ones where AVX-512 would run, and the pure Go
+// fallback.
+var gemmPaths = []struct {
+	name              string
+	generic, avx2Only bool
+}{{"asm", false, false}, {"avx2", false, true}, {"generic", true, false}}
+
+// onGemmPath runs f with gemmNT on path, restoring the defaults after.
+func onGemmPath(generic, avx2Only bool, f func()) {
+	defer func(g, a bool) { gemmForceGeneric, gemmAVX2Only = g, a }(gemmForceGeneric, gemmAVX2Only)
+	gemmForceGeneric, gemmAVX2Only = generic, avx2Only
+	f()
+}
+
 func TestGemmNT(t *testing.T) {
-	for _, generic := range []bool{false, true} {
-		t.Run(fmt.Sprintf("generic=%v", generic), func(t *testing.T) {
-			defer func(old bool) { gemmForceGeneric = old }(gemmForceGeneric)
-			gemmForceGeneric = generic
-			r := rand.New(rand.NewPCG(41, 42))
-			cases := gemmCases()
-			if testing.Short() {
-				cases = cases[:len(cases)/2]
-			}
-			for _, tc := range cases {
-				checkGemm(t, r, tc)
-			}
+	for _, path := range gemmPaths {
+		t.Run(path.name, func(t *testing.T) {
+			onGemmPath(path.generic, path.avx2Only, func() {
+				r := rand.New(rand.NewPCG(41, 42))
+				cases := gemmCases()
+				if testing.Short() {
+					cases = cases[:len(cases)/2]
+				}
+				for _, tc := range cases {
+					checkGemm(t, r, tc)
+				}
+			})
 		})
 	}
 }
@@ -162,6 +177,46 @@ func TestGemmNTBlocks(t *testing.T) {
 		for _, n := range []int{5, 6, 7, 13, 36} {
 			checkGemm(t, r, gemmCase{m: m, n: n, k: 40, padB: 1, offB: 1})
 			checkGemm(t, r, gemmCase{m: m, n: n, k: 43, padA: 2, offA: 3})
+		}
+	}
+}
+
+// TestGemmNTAVX512MatchesAVX2 holds the AVX-512 kernel to the AVX2 ones bit
+// for bit, over every C entry of shapes around its edges (four rows of A, six
+// of B, chunks of 8) and with the values that order and fusing show in:
+// NaN, infinities, subnormals, signed zeros and cancelling products.
+func TestGemmNTAVX512MatchesAVX2(t *testing.T) {
+	if !haveAVX512 {
+		t.Skip("no AVX-512 on this machine")
+	}
+	r := rand.New(rand.NewPCG(59, 60))
+	special := []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1)),
+		math.Float32frombits(1), -math.Float32frombits(0x7fffff), float32(math.Copysign(0, -1)), 0, 3e38, -3e38, 1e-30}
+	for _, k := range []int{1, 5, 7, 8, 9, 15, 16, 17, 64, 100, 768, 771} {
+		for _, m := range []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13, 70} {
+			for _, n := range []int{6, 7, 11, 12, 13, 20} {
+				tc := gemmCase{m: m, n: n, k: k}
+				if (m+n+k)%2 == 1 {
+					tc.padA, tc.padB, tc.padC, tc.offA, tc.offB = 3, 1, 2, 1, 3
+				}
+				a, b, c, lda, ldb, ldc := gemmOperands(r, tc)
+				for range (m + n) * k / 50 {
+					a[r.IntN(m)*lda+r.IntN(k)] = special[r.IntN(len(special))]
+					b[r.IntN(n)*ldb+r.IntN(k)] = special[r.IntN(len(special))]
+				}
+				var want []float32
+				onGemmPath(false, true, func() { gemmNT(c, ldc, a, lda, b, ldb, m, n, k) })
+				want = append(want, c...)
+				clear(c)
+				gemmNT(c, ldc, a, lda, b, ldb, m, n, k)
+				for i := range m {
+					for j := range n {
+						if got, w := c[i*ldc+j], want[i*ldc+j]; math.Float32bits(got) != math.Float32bits(w) {
+							t.Fatalf("%+v: C[%d][%d] = %g (%08x) with AVX-512, %g (%08x) with AVX2", tc, i, j, got, math.Float32bits(got), w, math.Float32bits(w))
+						}
+					}
+				}
+			}
 		}
 	}
 }
@@ -278,12 +333,11 @@ func FuzzGemmNT(f *testing.F) {
 		tc := gemmCase{m: int(m%70) + 1, n: int(n%100) + 1, k: int(k%1100) + 1,
 			padA: int(layout & 3), padB: int(layout>>2) & 3, padC: int(layout>>4) & 3,
 			offA: int(layout>>6) & 1, offB: int(layout>>7) & 1, offC: int(layout>>5) & 1}
-		defer func(old bool, oldL2 int) { gemmForceGeneric, gemmL2Bytes = old, oldL2 }(gemmForceGeneric, gemmL2Bytes)
-		gemmForceGeneric = mode&1 == 1
+		defer func(oldL2 int) { gemmL2Bytes = oldL2 }(gemmL2Bytes)
 		if mode&2 != 0 {
 			gemmL2Bytes = 4 * tc.k * 12 // small blocks of A
 		}
-		checkGemm(t, rand.New(rand.NewPCG(seed, 52)), tc)
+		onGemmPath(mode&1 == 1, mode&4 != 0, func() { checkGemm(t, rand.New(rand.NewPCG(seed, 52)), tc) })
 	})
 }
 
@@ -312,17 +366,14 @@ func TestPeakFMAGFLOPS(t *testing.T) {
 func BenchmarkGemmNT(b *testing.B) {
 	peak := peakGFLOPS()
 	for _, sh := range []struct{ m, n, k int }{{64, 192, 768}, {256, 192, 768}, {64, 96, 768}} {
-		for _, generic := range []bool{false, true} {
-			if generic && sh.m > 64 {
+		for _, path := range gemmPaths {
+			if path.generic && sh.m > 64 || path.avx2Only && !haveAVX512 {
 				continue
 			}
-			name := fmt.Sprintf("%dx%dx%d", sh.m, sh.n, sh.k)
-			if generic {
-				name += "/generic"
-			}
+			name := fmt.Sprintf("%dx%dx%d/%s", sh.m, sh.n, sh.k, path.name)
 			b.Run(name, func(b *testing.B) {
-				defer func(old bool) { gemmForceGeneric = old }(gemmForceGeneric)
-				gemmForceGeneric = generic
+				defer func(g, a bool) { gemmForceGeneric, gemmAVX2Only = g, a }(gemmForceGeneric, gemmAVX2Only)
+				gemmForceGeneric, gemmAVX2Only = path.generic, path.avx2Only
 				a := randomMatrix(53, sh.m, sh.k).Data
 				x := randomMatrix(54, sh.n, sh.k).Data
 				c := make([]float32, sh.m*sh.n)
@@ -350,7 +401,8 @@ func BenchmarkGemmNT(b *testing.B) {
 
 // BenchmarkSearchBatch runs batched dot-product searches (FAISS IndexFlatIP's
 // work) through SearchStream with 2 workers, the old gonum path against
-// gemmNT, reporting ms per query and the GFLOP/s of the products (2 workers:
+// gemmNT (and, where AVX-512 runs, against gemmNT on its AVX2 kernels),
+// reporting ms per query and the GFLOP/s of the products (2 workers:
 // compare with twice the single-core peak).
 func BenchmarkSearchBatch(b *testing.B) {
 	const rows, dim = 50_000, 768
@@ -358,10 +410,13 @@ func BenchmarkSearchBatch(b *testing.B) {
 	peak := peakGFLOPS()
 	for _, m := range []int{64, 256} {
 		queries := randomMatrix(56, m, dim)
-		for _, path := range []string{"gonum", "gemmNT"} {
+		for _, path := range []string{"gonum", "gemmNT", "gemmNT-avx2"} {
+			if path == "gemmNT-avx2" && !haveAVX512 {
+				continue
+			}
 			b.Run(fmt.Sprintf("n=%d/dim=%d/queries=%d/%s", rows, dim, m, path), func(b *testing.B) {
-				defer func(old bool) { scoreWithGonum = old }(scoreWithGonum)
-				scoreWithGonum = path == "gonum"
+				defer func(g, a bool) { scoreWithGonum, gemmAVX2Only = g, a }(scoreWithGonum, gemmAVX2Only)
+				scoreWithGonum, gemmAVX2Only = path == "gonum", path == "gemmNT-avx2"
 				for b.Loop() {
 					src := MatrixBlocks(data, defaultBlockRows(dim))
 					if _, err := SearchStream(MetricDot, dim, src, queries, 10, 2); err != nil {
