@@ -180,3 +180,103 @@ func DurableWriteFloor(dir string, b []byte, runs int) (float64, error) {
 	}
 	return float64(len(b)) / max(best, 1e-9) / 1e6, nil
 }
+
+// PageCacheFloor is the operating system's floor for reading a file that is
+// in its page cache: the fastest the file's bytes reach the process at all.
+type PageCacheFloor struct {
+	Bytes      int64
+	Seconds    float64 // best run
+	GBps       float64
+	Runs       int
+	Workers    int
+	ChunkBytes int
+}
+
+// how says how the floor was read, for reports.
+func (r PageCacheFloor) how() string {
+	return fmt.Sprintf("the file read with pread into reused %d KiB buffers on %d cores, nothing else", r.ChunkBytes>>10, r.Workers)
+}
+
+// pageCacheChunk is the size of PageCacheReadFloor's reads: a Parquet page
+// of the lab's writers, and a buffer that stays in a core's L2 cache.
+const pageCacheChunk = 1 << 20
+
+// PageCacheReadFloor opens the file at path and reads all of it with pread
+// into one reused pageCacheChunk buffer per core (runtime.GOMAXPROCS), the
+// cores taking turns along the file, then closes it: the best of runs. It
+// is what a search of a file opened for that one search pays before it
+// looks at a byte, with nothing else done (no checksum, no decoding), so a
+// benchmark of such searches reports it beside the memory floor: when it
+// is itself above a target's bound, no reader that opens the file can meet
+// the bound on that machine. The first run is not timed, to bring the file
+// into the page cache.
+func PageCacheReadFloor(path string, runs int) (PageCacheFloor, error) {
+	if runs < 1 {
+		return PageCacheFloor{}, fmt.Errorf("bench: page-cache floor runs %d, want ≥ 1", runs)
+	}
+	workers := runtime.GOMAXPROCS(0)
+	res := PageCacheFloor{Runs: runs, Workers: workers, ChunkBytes: pageCacheChunk}
+	bufs := make([][]byte, workers)
+	for w := range bufs {
+		bufs[w] = make([]byte, pageCacheChunk)
+	}
+	for run := range runs + 1 {
+		start := time.Now()
+		n, err := readAllInTurns(path, bufs)
+		sec := time.Since(start).Seconds()
+		if err != nil {
+			return PageCacheFloor{}, fmt.Errorf("bench: page-cache floor: %w", err)
+		}
+		res.Bytes = n
+		if run > 0 && (res.Seconds == 0 || sec < res.Seconds) {
+			res.Seconds = sec
+		}
+	}
+	res.Seconds = max(res.Seconds, 1e-9)
+	res.GBps = float64(res.Bytes) / res.Seconds / 1e9
+	return res, nil
+}
+
+// readAllInTurns opens path and reads it whole, worker w reading chunks w,
+// w+len(bufs), … into bufs[w], and returns the bytes read.
+func readAllInTurns(path string, bufs [][]byte) (int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return 0, err
+	}
+	size, stride := st.Size(), int64(len(bufs)*pageCacheChunk)
+	got := make([]int64, len(bufs))
+	errs := make([]error, len(bufs))
+	var wg sync.WaitGroup
+	for w, buf := range bufs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for off := int64(w * pageCacheChunk); off < size; off += stride {
+				k, err := f.ReadAt(buf[:min(int64(len(buf)), size-off)], off)
+				got[w] += int64(k)
+				if err != nil {
+					errs[w] = err
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	var n int64
+	for w := range bufs {
+		if errs[w] != nil {
+			return n, errs[w]
+		}
+		n += got[w]
+	}
+	if n != size {
+		return n, fmt.Errorf("%s: read %d of its %d bytes", path, n, size)
+	}
+	return n, nil
+}

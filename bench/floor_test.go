@@ -2,6 +2,8 @@ package bench
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -52,6 +54,32 @@ func TestFloor(t *testing.T) {
 		if _, err := Floor(bad.bytes, bad.runs); err == nil || !strings.Contains(err.Error(), bad.wantErr) {
 			t.Errorf("Floor(%d, %d) error = %v, want one containing %q", bad.bytes, bad.runs, err, bad.wantErr)
 		}
+	}
+}
+
+// TestPageCacheReadFloor reads files of sizes around the chunk and the
+// cores' turns, and counts every byte once.
+func TestPageCacheReadFloor(t *testing.T) {
+	dir := t.TempDir()
+	workers := runtime.GOMAXPROCS(0)
+	for _, size := range []int{0, 1, pageCacheChunk - 1, pageCacheChunk, workers*pageCacheChunk + 5, 3*workers*pageCacheChunk + pageCacheChunk/2} {
+		path := filepath.Join(dir, fmt.Sprintf("f%d", size))
+		if err := os.WriteFile(path, make([]byte, size), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		r, err := PageCacheReadFloor(path, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Bytes != int64(size) || r.Runs != 2 || r.Workers != workers || r.ChunkBytes != pageCacheChunk || !(r.Seconds > 0) {
+			t.Fatalf("%d bytes: %+v", size, r)
+		}
+	}
+	if _, err := PageCacheReadFloor(filepath.Join(dir, "missing"), 1); err == nil || !strings.Contains(err.Error(), "page-cache floor") {
+		t.Errorf("missing file: error %v", err)
+	}
+	if _, err := PageCacheReadFloor(filepath.Join(dir, "f1"), 0); err == nil || !strings.Contains(err.Error(), "runs 0") {
+		t.Errorf("0 runs: error %v", err)
 	}
 }
 

@@ -43,16 +43,20 @@ type PeerBenchConfig struct {
 
 // PeerBenchReport is the outcome of RunPeerBench.
 type PeerBenchReport struct {
-	Size              string
-	N, Dim            int
-	Dataset           string
-	Seed              uint64
-	Metric            string
-	K, Queries        int
-	TakeRows          int
-	RawBytes          int64
-	Cores             int
-	Floor             FloorResult
+	Size       string
+	N, Dim     int
+	Dataset    string
+	Seed       uint64
+	Metric     string
+	K, Queries int
+	TakeRows   int
+	RawBytes   int64
+	Cores      int
+	Floor      FloorResult
+	// PageCache is the flba file read from the page cache and nothing else
+	// (PageCacheReadFloor), measured after the engines: what a search of
+	// the file opened per query pays before it reads a vector.
+	PageCache         PageCacheFloor
 	LoadAvgStart      string
 	LoadAvgEnd        string
 	Versions          map[string]string
@@ -158,6 +162,9 @@ func RunPeerBench(ctx context.Context, cfg PeerBenchConfig) (*PeerBenchReport, e
 		return nil, err
 	}
 	rep.Floor, rep.Search, rep.Take = res.Floor, res.Search, res.Take
+	if rep.PageCache, err = PageCacheReadFloor(files.flba, cfg.Runs); err != nil {
+		return nil, err
+	}
 	for k, v := range res.Versions {
 		rep.Versions[k] = v
 	}

@@ -50,6 +50,20 @@ func TestPeerBenchVerdicts(t *testing.T) {
 			t.Errorf("batch verdict %+v", v[2])
 		}
 	}
+	// The page cache's own read, when measured, is named in the opened
+	// verdict, and said to rule the bound out when it is above it.
+	for _, tt := range []struct {
+		pageCacheMS float64
+		ruledOut    bool
+	}{{1.2, false}, {2, true}} {
+		rep := samplePeerReport(2)
+		rep.PageCache = PageCacheFloor{Seconds: tt.pageCacheMS / 1e3, Workers: 2, ChunkBytes: pageCacheChunk}
+		d := verdicts(rep)[1].Detail
+		if !strings.Contains(d, "the page cache alone (the file read with pread into reused 1024 KiB buffers on 2 cores, nothing else) takes") ||
+			strings.Contains(d, "no reader that opens the file per query can meet the bound") != tt.ruledOut {
+			t.Errorf("page cache at %v ms: opened verdict detail %q", tt.pageCacheMS, d)
+		}
+	}
 	// Without FAISS's batch there is nothing to judge the lab's against.
 	rep := samplePeerReport(1)
 	rep.Search = rep.Search[:len(rep.Search)-1]
