@@ -3,6 +3,7 @@ package pages
 import (
 	"fmt"
 	"math/rand/v2"
+	"sync"
 	"testing"
 )
 
@@ -34,5 +35,41 @@ func BenchmarkDecodeBSSStream(b *testing.B) {
 			bssPrefetchOn = true
 		})
 		run("copy", func(src []byte) { copy(dst, src) })
+	}
+}
+
+// BenchmarkDecodeBSSRowsMemory decodes 160 pages of 341 rows × 768 float32
+// elements (BYTE_STREAM_SPLIT FLOAT, 1 MiB each, 168 MB in all: past the
+// last-level cache) 32 rows at a time into a tile that stays in cache, as
+// the fused scan decodes list and vector-repetition pages, on one core and
+// on two (the pages taken in turns).
+func BenchmarkDecodeBSSRowsMemory(b *testing.B) {
+	const pageVals, npages, tile = 341 * 768, 160, 32 * 768
+	src := randBytes(rand.New(rand.NewPCG(6, 6)), 4*pageVals*npages)
+	for _, workers := range []int{1, 2} {
+		b.Run(fmt.Sprintf("cores=%d", workers), func(b *testing.B) {
+			b.SetBytes(int64(len(src)))
+			for b.Loop() {
+				var wg sync.WaitGroup
+				for w := range workers {
+					wg.Add(1)
+					go func() {
+						defer wg.Done()
+						dst := make([]byte, 4*tile)
+						for p := w; p < npages; p += workers {
+							page := src[p*4*pageVals : (p+1)*4*pageVals]
+							for first := 0; first < pageVals; first += tile {
+								n := min(tile, pageVals-first)
+								if err := DecodeBSSRows(dst[:4*n], page, 4, first, n); err != nil {
+									b.Error(err)
+									return
+								}
+							}
+						}
+					}()
+				}
+				wg.Wait()
+			}
+		})
 	}
 }
