@@ -145,3 +145,88 @@ func BenchmarkFixedRepetitionLevels(b *testing.B) {
 		}
 	}
 }
+
+// firstLevels decodes the first n width-1 levels of RLE/bit-packed hybrid
+// runs, entry by entry, as a page reader does (what follows them is not its
+// concern): the check's reference, written apart from nextRun.
+func firstLevels(src []byte, n int) ([]byte, bool) {
+	out := make([]byte, 0, n)
+	for len(out) < n {
+		h, k := binary.Uvarint(src)
+		if k <= 0 {
+			return nil, false
+		}
+		src = src[k:]
+		if h&1 == 0 { // RLE: a count, then the value in one byte
+			if len(src) < 1 || src[0] > 1 {
+				return nil, false
+			}
+			for c := h >> 1; c > 0 && len(out) < n; c-- {
+				out = append(out, src[0])
+			}
+			src = src[1:]
+			continue
+		}
+		groups := int(h >> 1)
+		if groups > len(src) {
+			return nil, false
+		}
+		for i := 0; i < 8*groups && len(out) < n; i++ {
+			out = append(out, src[i/8]>>(i%8)&1)
+		}
+		src = src[groups:]
+	}
+	return out, true
+}
+
+// FuzzRowPatternLevels holds RowPatternLevels to decoding: whatever the
+// bytes (the pattern in any of the three encodings with levels flipped, or
+// the fuzzer's own bytes), an accepted page's first n levels decode to
+// exactly the row pattern at its phase; and the unflipped
+// pattern is accepted in every encoding, from any phase and cut anywhere.
+func FuzzRowPatternLevels(f *testing.F) {
+	f.Add(uint16(768), uint16(0), uint16(3*768), uint8(0), []byte{})
+	f.Add(uint16(8), uint16(3), uint16(100), uint8(1), []byte{7, 30})
+	f.Add(uint16(9), uint16(8), uint16(95), uint8(2), []byte{0, 1, 2})
+	f.Add(uint16(5), uint16(0), uint16(40), uint8(3), []byte{0x03, 0x01, 0x05, 0x00})
+	f.Fuzz(func(t *testing.T, dim16, phase16, n16 uint16, mode uint8, extra []byte) {
+		dim := int(dim16%1000) + 1
+		phase := int(phase16) % dim
+		n := int(n16 % 5000)
+		want := make([]byte, n)
+		for i := range want {
+			if (i+phase)%dim != 0 {
+				want[i] = 1
+			}
+		}
+		var src []byte
+		levels := append([]byte(nil), want...)
+		switch mode % 4 {
+		case 3: // the fuzzer's bytes as the page's levels
+			src = extra
+		default:
+			for _, b := range extra {
+				if n > 0 {
+					levels[int(b)*31%n] ^= 1
+				}
+			}
+			src = [](func([]byte) []byte){func(l []byte) []byte { return encodeLevels(t, l, 1) }, rleRuns, bitPackedOnly}[mode%4](levels)
+		}
+		got := RowPatternLevels(src, n, dim, phase)
+		if mode%4 != 3 && len(extra) == 0 && !got {
+			t.Fatalf("dim %d phase %d n %d, encoding %d: the row pattern was not recognised", dim, phase, n, mode%4)
+		}
+		if !got || n == 0 {
+			return
+		}
+		dec, ok := firstLevels(src, n)
+		if !ok {
+			t.Fatalf("accepted, but the bytes do not hold %d levels", n)
+		}
+		for i := range n {
+			if dec[i] != want[i] {
+				t.Fatalf("accepted, but level %d decodes to %d (dim %d phase %d n %d)", i, dec[i], dim, phase, n)
+			}
+		}
+	})
+}
