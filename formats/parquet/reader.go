@@ -56,6 +56,9 @@ type recordReader struct {
 	done      bool
 	closed    bool
 	err       error
+	// ahead is the check of the next row group's chunks, running while
+	// this one is read (check_ahead.go); nil when none is.
+	ahead *checkAhead
 }
 
 func newRecordReader(in registry.InputFile, opts registry.ReadOptions) (r *recordReader, err error) {
@@ -288,7 +291,7 @@ func (r *recordReader) startGroup(idx int) (skip bool, err error) {
 		return true, nil
 	}
 	if ranges == nil {
-		if err := r.checkChunks(rg, idx); err != nil {
+		if err := r.checkedChunks(idx); err != nil {
 			return false, err
 		}
 	}
@@ -586,6 +589,7 @@ func (r *recordReader) Close() error {
 		return nil
 	}
 	r.closed = true
+	r.waitAhead()
 	for _, c := range r.cursors {
 		c.close()
 	}
