@@ -42,13 +42,38 @@ func (r FloorResult) String() string {
 // of either loop over all runs is the floor.
 // Pass Size.Bytes() to measure at a dataset's size.
 func Floor(bytes int64, runs int) (FloorResult, error) {
+	p, err := NewFloorProbe(bytes)
+	if err != nil {
+		return FloorResult{}, err
+	}
+	defer p.Close()
+	return p.Floor(runs)
+}
+
+// A FloorProbe keeps the floor's buffer so that the floor can be timed
+// again beside each measurement of a long benchmark (BestOfEach with Read):
+// on a shared machine the bandwidth a core gets moves by tens of percent
+// within minutes, and a ratio to a floor timed minutes earlier carries that
+// drift. Its buffer is mapped outside the Go heap where the system allows,
+// so that keeping it does not raise the garbage collector's target, which
+// the benchmarks' sampled heap peaks would show.
+type FloorProbe struct {
+	words   []uint64
+	floats  []float32 // the same bytes, for the SIMD loop
+	workers int
+	want    uint64  // the words' sum
+	wantDot float32 // the SIMD loop's result
+	simd    bool    // Read uses the SIMD loop (the faster in Floor)
+	free    func()
+}
+
+// NewFloorProbe allocates and fills the floor buffer of bytes (rounded
+// down to whole words, at least one).
+func NewFloorProbe(bytes int64) (*FloorProbe, error) {
 	if bytes < 8 {
-		return FloorResult{}, fmt.Errorf("bench: floor buffer of %d bytes, want ≥ 8", bytes)
+		return nil, fmt.Errorf("bench: floor buffer of %d bytes, want ≥ 8", bytes)
 	}
-	if runs < 1 {
-		return FloorResult{}, fmt.Errorf("bench: floor runs %d, want ≥ 1", runs)
-	}
-	words := make([]uint64, bytes/8)
+	words, free := offHeapWords(int(bytes / 8))
 	for i := range words {
 		// Touch every page with a checkable pattern that is also a run of
 		// normal float32s (1.0 plus a growing mantissa in the low half), so
@@ -56,34 +81,67 @@ func Floor(bytes int64, runs int) (FloorResult, error) {
 		words[i] = floorFill + uint64(i)
 	}
 	n := uint64(len(words))
-	want := n*floorFill + n*(n-1)/2 // modulo 2^64 like the sum itself
-	floats := unsafe.Slice((*float32)(unsafe.Pointer(&words[0])), 2*len(words))
-	workers := runtime.GOMAXPROCS(0)
-	wantDot := parallelDot(floats, workers) // untimed: the reference the timed runs must equal
-	res := FloorResult{Bytes: int64(len(words)) * 8, Runs: runs, Workers: workers}
+	p := &FloorProbe{words: words, workers: runtime.GOMAXPROCS(0), free: free,
+		want: n*floorFill + n*(n-1)/2} // modulo 2^64 like the sum itself
+	p.floats = unsafe.Slice((*float32)(unsafe.Pointer(&words[0])), 2*len(words))
+	p.wantDot = parallelDot(p.floats, p.workers) // untimed: the reference the timed runs must equal
+	return p, nil
+}
+
+// Floor times runs reads by each loop and returns the best, as Floor does;
+// Read then uses the loop that set it.
+func (p *FloorProbe) Floor(runs int) (FloorResult, error) {
+	if runs < 1 {
+		return FloorResult{}, fmt.Errorf("bench: floor runs %d, want ≥ 1", runs)
+	}
+	res := FloorResult{Bytes: int64(len(p.words)) * 8, Runs: runs, Workers: p.workers, Sum: p.want}
 	keep := func(sec float64, method string) {
 		if res.Seconds == 0 || sec < res.Seconds {
 			res.Seconds, res.Method = sec, method
 		}
 	}
 	for range runs {
-		start := time.Now()
-		sum := parallelSum(words, workers)
-		keep(time.Since(start).Seconds(), "words")
-		if sum != want {
-			return FloorResult{}, fmt.Errorf("bench: floor read summed to %d, want %d", sum, want)
-		}
-		res.Sum = sum
-		start = time.Now()
-		dot := parallelDot(floats, workers)
-		keep(time.Since(start).Seconds(), "simd")
-		if dot != wantDot {
-			return FloorResult{}, fmt.Errorf("bench: floor SIMD read gave %v, then %v", wantDot, dot)
+		for _, simd := range []bool{false, true} {
+			start := time.Now()
+			err := p.read(simd)
+			if err != nil {
+				return FloorResult{}, err
+			}
+			keep(time.Since(start).Seconds(), map[bool]string{false: "words", true: "simd"}[simd])
 		}
 	}
+	p.simd = res.Method == "simd"
 	res.Seconds = max(res.Seconds, 1e-9) // a timer tick of 0 must not divide
 	res.GBps = float64(res.Bytes) / res.Seconds / 1e9
 	return res, nil
+}
+
+// Read reads the buffer once on every core with the loop Floor found the
+// faster, and checks the result: the function to time beside another.
+func (p *FloorProbe) Read() error { return p.read(p.simd) }
+
+func (p *FloorProbe) read(simd bool) error {
+	if simd {
+		if dot := parallelDot(p.floats, p.workers); dot != p.wantDot {
+			return fmt.Errorf("bench: floor SIMD read gave %v, then %v", p.wantDot, dot)
+		}
+		return nil
+	}
+	if sum := parallelSum(p.words, p.workers); sum != p.want {
+		return fmt.Errorf("bench: floor read summed to %d, want %d", sum, p.want)
+	}
+	return nil
+}
+
+// Bytes is the size of the buffer read.
+func (p *FloorProbe) Bytes() int64 { return int64(len(p.words)) * 8 }
+
+// Close releases the buffer.
+func (p *FloorProbe) Close() {
+	if p.free != nil {
+		p.free()
+		p.free, p.words, p.floats = nil, nil, nil
+	}
 }
 
 // floorFill is two float32 1.0s: the floor buffer's base pattern.

@@ -42,7 +42,11 @@ func TestRunVectorBenchQuick(t *testing.T) {
 		if x.Writer == "lab" && !(x.EncodeMBps >= x.WriteMBps) {
 			t.Errorf("%s/%s/%s: write %.0f MB/s below durable %.0f MB/s", x.Layout, x.Encoding, x.Codec, x.EncodeMBps, x.WriteMBps)
 		}
-		pos := []float64{x.WriteMBps, x.SizeRatio, x.DecodeGBps, x.DecodeFloorRatio, x.SearchMs, x.SearchFloorRatio, x.BatchQPS, x.BatchFloorRatio, x.TakeMs}
+		pos := []float64{x.WriteMBps, x.SizeRatio, x.DecodeGBps, x.FloorMs, x.DecodeFloorRatio, x.SearchMs, x.SearchFloorRatio, x.BatchQPS, x.BatchFloorRatio, x.TakeMs}
+		// The row's ratios are to the floor timed beside its search.
+		if r := x.SearchMs / x.FloorMs; math.Abs(r-x.SearchFloorRatio) > 1e-9*r {
+			t.Errorf("%s/%s/%s: top-10/floor %v, but %v ms over the row's floor %v ms is %v", x.Layout, x.Encoding, x.Codec, x.SearchFloorRatio, x.SearchMs, x.FloorMs, r)
+		}
 		for i, v := range pos {
 			if !(v > 0) || math.IsInf(v, 0) {
 				t.Errorf("%s/%s/%s: measure %d = %v", x.Layout, x.Encoding, x.Codec, i, v)
