@@ -447,6 +447,21 @@ peakdone:
 	VEXTRACTPS $1, X10, 20(BX)(AX*1) \
 	LEAQ       (BX)(AX*2), BX
 
+// ZERO12Z clears the twelve 512-bit accumulators Z16..Z27.
+#define ZERO12Z \
+	VPXORD Z16, Z16, Z16 \
+	VPXORD Z17, Z17, Z17 \
+	VPXORD Z18, Z18, Z18 \
+	VPXORD Z19, Z19, Z19 \
+	VPXORD Z20, Z20, Z20 \
+	VPXORD Z21, Z21, Z21 \
+	VPXORD Z22, Z22, Z22 \
+	VPXORD Z23, Z23, Z23 \
+	VPXORD Z24, Z24, Z24 \
+	VPXORD Z25, Z25, Z25 \
+	VPXORD Z26, Z26, Z26 \
+	VPXORD Z27, Z27, Z27
+
 // ZFMA2 advances entries j0 (A rows 0|1, in Z28) and j1 (A rows 2|3, in
 // Z29) by the row of B in b, broadcast to both halves.
 #define ZFMA2(b, j0, j1) \
@@ -484,18 +499,7 @@ z46rows:
 	MOVQ   b+32(FP), DI
 	LEAQ   (DI)(R8*4), R13
 	MOVQ   SI, R11      // these four rows of A
-	VPXORD Z16, Z16, Z16
-	VPXORD Z17, Z17, Z17
-	VPXORD Z18, Z18, Z18
-	VPXORD Z19, Z19, Z19
-	VPXORD Z20, Z20, Z20
-	VPXORD Z21, Z21, Z21
-	VPXORD Z22, Z22, Z22
-	VPXORD Z23, Z23, Z23
-	VPXORD Z24, Z24, Z24
-	VPXORD Z25, Z25, Z25
-	VPXORD Z26, Z26, Z26
-	VPXORD Z27, Z27, Z27
+	ZERO12Z
 	MOVQ   k+56(FP), CX
 	SHRQ   $3, CX       // whole chunks
 	JZ     z46tail
@@ -586,18 +590,7 @@ z46next:
 // peakFMA with 512-bit FMAs: iters × 24 of them into 12 accumulators.
 TEXT ·peakFMAZ(SB), NOSPLIT, $0-8
 	MOVQ   iters+0(FP), CX
-	VPXORD Z16, Z16, Z16
-	VPXORD Z17, Z17, Z17
-	VPXORD Z18, Z18, Z18
-	VPXORD Z19, Z19, Z19
-	VPXORD Z20, Z20, Z20
-	VPXORD Z21, Z21, Z21
-	VPXORD Z22, Z22, Z22
-	VPXORD Z23, Z23, Z23
-	VPXORD Z24, Z24, Z24
-	VPXORD Z25, Z25, Z25
-	VPXORD Z26, Z26, Z26
-	VPXORD Z27, Z27, Z27
+	ZERO12Z
 	MOVL         $0x3f800000, AX
 	MOVL         AX, X14
 	VBROADCASTSS X14, Z30
