@@ -3,12 +3,12 @@ package parquet
 import "runtime"
 
 // A record read checks every column chunk of a row group before parquet-go
-// reads it (pages.CheckChunk: CRCs, and decompression bounded before a page
-// is inflated), so a chunk's bytes are gone through twice, and the check of
-// each row group used to stand between the last row of one group and the
-// first of the next. The reader now checks the next row group's chunks on
-// another goroutine while it reads the current one: on two cores a read of
-// one column costs about the larger of the two passes instead of their sum.
+// reads it (pages.CheckChunk: each page's decompression bounded before it is
+// inflated, its level runs within its values), so a chunk's bytes are gone
+// through twice, and the check of each row group used to stand between the
+// last row of one group and the first of the next. The reader now checks the
+// next row group's chunks on another goroutine while it reads the current
+// one, so that on two cores the check can overlap the read.
 // Nothing reaches parquet-go unchecked: a group is started only once its
 // own check has returned, and a check's error is reported when its group
 // would start, after every row before it, as before.

@@ -9,7 +9,7 @@ import (
 )
 
 // The AVX2+FMA kernels of gemm_amd64.s, gated by haveFMA (kernels_amd64.go),
-// and the AVX-512 ones, gated by haveGemmZ as well. Pointers must cover
+// and the AVX-512 ones, gated by haveAVX512 as well (gemmUseZ). Pointers must cover
 // what the arguments address; gemmNT checks that.
 
 //go:noescape
