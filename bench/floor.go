@@ -248,6 +248,11 @@ type PageCacheFloor struct {
 	Runs       int
 	Workers    int
 	ChunkBytes int
+	// MemorySeconds is the memory floor timed in turn with the reads, best
+	// of the same runs (zero when no probe was given): Ratio is Seconds
+	// over it, a ratio of two figures from the same moments.
+	MemorySeconds float64
+	Ratio         float64
 }
 
 // how says how the floor was read, for reports.
@@ -266,9 +271,10 @@ const pageCacheChunk = 1 << 20
 // looks at a byte, with nothing else done (no checksum, no decoding), so a
 // benchmark of such searches reports it beside the memory floor: when it
 // is itself above a target's bound, no reader that opens the file can meet
-// the bound on that machine. The first run is not timed, to bring the file
-// into the page cache.
-func PageCacheReadFloor(path string, runs int) (PageCacheFloor, error) {
+// the bound on that machine. With a probe, the memory floor is read in
+// turn with each read (MemorySeconds, Ratio). A first read, untimed, brings
+// the file into the page cache.
+func PageCacheReadFloor(path string, runs int, probe *FloorProbe) (PageCacheFloor, error) {
 	if runs < 1 {
 		return PageCacheFloor{}, fmt.Errorf("bench: page-cache floor runs %d, want ≥ 1", runs)
 	}
@@ -278,20 +284,31 @@ func PageCacheReadFloor(path string, runs int) (PageCacheFloor, error) {
 	for w := range bufs {
 		bufs[w] = make([]byte, pageCacheChunk)
 	}
-	for run := range runs + 1 {
-		start := time.Now()
+	read := func() error {
 		n, err := readAllInTurns(path, bufs)
-		sec := time.Since(start).Seconds()
-		if err != nil {
-			return PageCacheFloor{}, fmt.Errorf("bench: page-cache floor: %w", err)
-		}
 		res.Bytes = n
-		if run > 0 && (res.Seconds == 0 || sec < res.Seconds) {
-			res.Seconds = sec
+		if err != nil {
+			return fmt.Errorf("bench: page-cache floor: %w", err)
 		}
+		return nil
 	}
-	res.Seconds = max(res.Seconds, 1e-9)
+	if err := read(); err != nil {
+		return PageCacheFloor{}, err
+	}
+	fns := []func() error{read}
+	if probe != nil {
+		fns = append(fns, probe.Read)
+	}
+	best, err := BestOfEach(runs, fns...)
+	if err != nil {
+		return PageCacheFloor{}, err
+	}
+	res.Seconds = best[0]
 	res.GBps = float64(res.Bytes) / res.Seconds / 1e9
+	if probe != nil {
+		res.MemorySeconds = best[1]
+		res.Ratio = res.Seconds / res.MemorySeconds
+	}
 	return res, nil
 }
 

@@ -67,18 +67,27 @@ func TestPageCacheReadFloor(t *testing.T) {
 		if err := os.WriteFile(path, make([]byte, size), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		r, err := PageCacheReadFloor(path, 2)
+		probe, err := NewFloorProbe(1 << 20)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if r.Bytes != int64(size) || r.Runs != 2 || r.Workers != workers || r.ChunkBytes != pageCacheChunk || !(r.Seconds > 0) {
+		r, err := PageCacheReadFloor(path, 2, probe)
+		probe.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Bytes != int64(size) || r.Runs != 2 || r.Workers != workers || r.ChunkBytes != pageCacheChunk || !(r.Seconds > 0) ||
+			!(r.MemorySeconds > 0) || r.Ratio != r.Seconds/r.MemorySeconds {
 			t.Fatalf("%d bytes: %+v", size, r)
 		}
+		if r, err := PageCacheReadFloor(path, 1, nil); err != nil || r.MemorySeconds != 0 || r.Ratio != 0 {
+			t.Fatalf("%d bytes, no probe: %+v, %v", size, r, err)
+		}
 	}
-	if _, err := PageCacheReadFloor(filepath.Join(dir, "missing"), 1); err == nil || !strings.Contains(err.Error(), "page-cache floor") {
+	if _, err := PageCacheReadFloor(filepath.Join(dir, "missing"), 1, nil); err == nil || !strings.Contains(err.Error(), "page-cache floor") {
 		t.Errorf("missing file: error %v", err)
 	}
-	if _, err := PageCacheReadFloor(filepath.Join(dir, "f1"), 0); err == nil || !strings.Contains(err.Error(), "runs 0") {
+	if _, err := PageCacheReadFloor(filepath.Join(dir, "f1"), 0, nil); err == nil || !strings.Contains(err.Error(), "runs 0") {
 		t.Errorf("0 runs: error %v", err)
 	}
 }

@@ -54,8 +54,9 @@ type PeerBenchReport struct {
 	Cores      int
 	Floor      FloorResult
 	// PageCache is the flba file read from the page cache and nothing else
-	// (PageCacheReadFloor), measured after the engines: what a search of
-	// the file opened per query pays before it reads a vector.
+	// (PageCacheReadFloor), measured after the engines in turn with the
+	// memory floor: what a search of the file opened per query pays before
+	// it reads a vector, and its ratio to the floor of the same moments.
 	PageCache         PageCacheFloor
 	LoadAvgStart      string
 	LoadAvgEnd        string
@@ -162,7 +163,13 @@ func RunPeerBench(ctx context.Context, cfg PeerBenchConfig) (*PeerBenchReport, e
 		return nil, err
 	}
 	rep.Floor, rep.Search, rep.Take = res.Floor, res.Search, res.Take
-	if rep.PageCache, err = PageCacheReadFloor(files.flba, cfg.Runs); err != nil {
+	probe, err := NewFloorProbe(rep.RawBytes)
+	if err != nil {
+		return nil, err
+	}
+	rep.PageCache, err = PageCacheReadFloor(files.flba, cfg.Runs, probe)
+	probe.Close()
+	if err != nil {
 		return nil, err
 	}
 	for k, v := range res.Versions {

@@ -14,8 +14,8 @@ func (r *PeerBenchReport) Markdown() string {
 	fmt.Fprintf(&b, "Floor %.2f GB/s (%.3f ms for the dataset) on %d cores; load average %s at start, %s at end; %.0f s in all.\n",
 		r.Floor.GBps, r.Floor.Seconds*1e3, r.Cores, r.LoadAvgStart, r.LoadAvgEnd, r.DurationSeconds)
 	if pc := r.PageCache; pc.Seconds > 0 {
-		fmt.Fprintf(&b, "Page cache: %s, %.3f ms (%.2f GB/s, %.2f× the floor).\n",
-			pc.how(), pc.Seconds*1e3, pc.GBps, pc.Seconds/max(r.Floor.Seconds, 1e-9))
+		fmt.Fprintf(&b, "Page cache: %s, %.3f ms (%.2f GB/s, %.2f× the memory floor timed in turn with it, %.3f ms).\n",
+			pc.how(), pc.Seconds*1e3, pc.GBps, pc.Ratio, pc.MemorySeconds*1e3)
 	}
 	var vs []string
 	for _, k := range []string{"duckdb", "lancedb", "faiss", "go"} {

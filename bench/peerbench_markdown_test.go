@@ -57,7 +57,8 @@ func TestPeerBenchVerdicts(t *testing.T) {
 		ruledOut    bool
 	}{{1.2, false}, {2, true}} {
 		rep := samplePeerReport(2)
-		rep.PageCache = PageCacheFloor{Seconds: tt.pageCacheMS / 1e3, Workers: 2, ChunkBytes: pageCacheChunk}
+		rep.PageCache = PageCacheFloor{Seconds: tt.pageCacheMS / 1e3, Workers: 2, ChunkBytes: pageCacheChunk,
+			MemorySeconds: 1e-3, Ratio: tt.pageCacheMS}
 		d := verdicts(rep)[1].Detail
 		if !strings.Contains(d, "the page cache alone (the file read with pread into reused 1024 KiB buffers on 2 cores, nothing else) takes") ||
 			strings.Contains(d, "no reader that opens the file per query can meet the bound") != tt.ruledOut {
