@@ -107,7 +107,11 @@ func (p *FloorProbe) Floor(runs int) (FloorResult, error) {
 			if err != nil {
 				return FloorResult{}, err
 			}
-			keep(time.Since(start).Seconds(), map[bool]string{false: "words", true: "simd"}[simd])
+			method := "words"
+			if simd {
+				method = "simd"
+			}
+			keep(time.Since(start).Seconds(), method)
 		}
 	}
 	p.simd = res.Method == "simd"
@@ -132,9 +136,6 @@ func (p *FloorProbe) read(simd bool) error {
 	}
 	return nil
 }
-
-// Bytes is the size of the buffer read.
-func (p *FloorProbe) Bytes() int64 { return int64(len(p.words)) * 8 }
 
 // Close releases the buffer.
 func (p *FloorProbe) Close() {

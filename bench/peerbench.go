@@ -150,11 +150,17 @@ func RunPeerBench(ctx context.Context, cfg PeerBenchConfig) (*PeerBenchReport, e
 		&FAISSEngine{Mode: "single", Sidecar: files.sidecar, Timeout: cfg.PeerTimeout},
 		&FAISSEngine{Mode: "batch", Sidecar: files.sidecar, Timeout: cfg.PeerTimeout},
 	)
+	// One floor buffer for the runner's floor and the page-cache read's.
+	probe, err := NewFloorProbe(rep.RawBytes)
+	if err != nil {
+		return nil, err
+	}
+	defer probe.Close()
 	res, err := RunEngines(ctx, RunConfig{
 		Data: data, Queries: queries, Metric: cfg.Metric, K: cfg.K,
 		Engines:   engines,
 		Reference: peerBenchReference,
-		FloorRuns: cfg.Runs, FloorBytes: rep.RawBytes,
+		FloorRuns: cfg.Runs, FloorBytes: rep.RawBytes, FloorProbe: probe,
 		Takers:   []Taker{labFLBA, lance},
 		TakeRows: DistinctRows(cfg.TakeRows, n, cfg.Seed), TakeRuns: cfg.Runs,
 		Progress: progress,
@@ -163,13 +169,7 @@ func RunPeerBench(ctx context.Context, cfg PeerBenchConfig) (*PeerBenchReport, e
 		return nil, err
 	}
 	rep.Floor, rep.Search, rep.Take = res.Floor, res.Search, res.Take
-	probe, err := NewFloorProbe(rep.RawBytes)
-	if err != nil {
-		return nil, err
-	}
-	rep.PageCache, err = PageCacheReadFloor(files.flba, cfg.Runs, probe)
-	probe.Close()
-	if err != nil {
+	if rep.PageCache, err = PageCacheReadFloor(files.flba, cfg.Runs, probe); err != nil {
 		return nil, err
 	}
 	for k, v := range res.Versions {

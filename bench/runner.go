@@ -32,6 +32,10 @@ type RunConfig struct {
 	// data's float32 size).
 	FloorRuns  int
 	FloorBytes int64
+	// FloorProbe, when set, is the floor's buffer, kept by the caller to
+	// time the floor again later (it must hold FloorBytes); nil: the run
+	// allocates one for its measurement and frees it.
+	FloorProbe *FloorProbe
 	// Recall scores every run's k-nn recall against float64 brute force.
 	Recall bool
 	// SkipMissing leaves out the engines that are not available here,
@@ -156,7 +160,15 @@ func RunEngines(ctx context.Context, cfg RunConfig) (*RunResult, error) {
 	}
 
 	cfg.Progress("measuring the memory-bandwidth floor at %.1f MB", float64(cfg.FloorBytes)/1e6)
-	if res.Floor, err = Floor(cfg.FloorBytes, cfg.FloorRuns); err != nil {
+	if probe := cfg.FloorProbe; probe != nil {
+		if held := int64(len(probe.words)) * 8; held != cfg.FloorBytes/8*8 {
+			return nil, fmt.Errorf("bench: the floor probe holds %d bytes, the run's floor is of %d", held, cfg.FloorBytes)
+		}
+		res.Floor, err = probe.Floor(cfg.FloorRuns)
+	} else {
+		res.Floor, err = Floor(cfg.FloorBytes, cfg.FloorRuns)
+	}
+	if err != nil {
 		return nil, err
 	}
 
