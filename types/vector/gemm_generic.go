@@ -14,5 +14,8 @@ func peakFMAZ(iters int) { _ = iters }
 
 func gemmUseZ() bool { return false }
 
+// haveAVX512 is false: this build has no AVX-512 kernels.
+const haveAVX512 = false
+
 // gemmAVX2Only has no effect here (tests set it).
 var gemmAVX2Only = false

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -204,9 +205,8 @@ func TestGemmNTAVX512MatchesAVX2(t *testing.T) {
 					a[r.IntN(m)*lda+r.IntN(k)] = special[r.IntN(len(special))]
 					b[r.IntN(n)*ldb+r.IntN(k)] = special[r.IntN(len(special))]
 				}
-				var want []float32
 				onGemmPath(false, true, func() { gemmNT(c, ldc, a, lda, b, ldb, m, n, k) })
-				want = append(want, c...)
+				want := slices.Clone(c)
 				clear(c)
 				gemmNT(c, ldc, a, lda, b, ldb, m, n, k)
 				for i := range m {
@@ -372,31 +372,34 @@ func BenchmarkGemmNT(b *testing.B) {
 			}
 			name := fmt.Sprintf("%dx%dx%d/%s", sh.m, sh.n, sh.k, path.name)
 			b.Run(name, func(b *testing.B) {
-				defer func(g, a bool) { gemmForceGeneric, gemmAVX2Only = g, a }(gemmForceGeneric, gemmAVX2Only)
-				gemmForceGeneric, gemmAVX2Only = path.generic, path.avx2Only
-				a := randomMatrix(53, sh.m, sh.k).Data
-				x := randomMatrix(54, sh.n, sh.k).Data
-				c := make([]float32, sh.m*sh.n)
-				flops := 2 * float64(sh.m*sh.n*sh.k)
-				// The fastest call is reported too, measured like the
-				// peak (best round): on a loaded machine it is what the
-				// kernel does when it has the core.
-				fastest := time.Duration(1 << 62)
-				for b.Loop() {
-					start := time.Now()
-					gemmNT(c, sh.n, a, sh.k, x, sh.k, sh.m, sh.n, sh.k)
-					fastest = min(fastest, time.Since(start))
-				}
-				gflops := flops * float64(b.N) / b.Elapsed().Seconds() / 1e9
-				best := flops / fastest.Seconds() / 1e9
-				b.ReportMetric(gflops, "GFLOP/s")
-				b.ReportMetric(100*gflops/peak, "%peak")
-				b.ReportMetric(best, "bestGFLOP/s")
-				b.ReportMetric(100*best/peak, "best%peak")
-				b.ReportMetric(peak, "peakGFLOP/s")
+				onGemmPath(path.generic, path.avx2Only, func() { benchGemmNT(b, sh.m, sh.n, sh.k, peak) })
 			})
 		}
 	}
+}
+
+// benchGemmNT is one shape of BenchmarkGemmNT on the path set for it.
+func benchGemmNT(b *testing.B, m, n, k int, peak float64) {
+	a := randomMatrix(53, m, k).Data
+	x := randomMatrix(54, n, k).Data
+	c := make([]float32, m*n)
+	flops := 2 * float64(m*n*k)
+	// The fastest call is reported too, measured like the peak (best
+	// round): on a loaded machine it is what the kernel does when it has
+	// the core.
+	fastest := time.Duration(1 << 62)
+	for b.Loop() {
+		start := time.Now()
+		gemmNT(c, n, a, k, x, k, m, n, k)
+		fastest = min(fastest, time.Since(start))
+	}
+	gflops := flops * float64(b.N) / b.Elapsed().Seconds() / 1e9
+	best := flops / fastest.Seconds() / 1e9
+	b.ReportMetric(gflops, "GFLOP/s")
+	b.ReportMetric(100*gflops/peak, "%peak")
+	b.ReportMetric(best, "bestGFLOP/s")
+	b.ReportMetric(100*best/peak, "best%peak")
+	b.ReportMetric(peak, "peakGFLOP/s")
 }
 
 // BenchmarkSearchBatch runs batched dot-product searches (FAISS IndexFlatIP's
