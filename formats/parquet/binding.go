@@ -24,8 +24,9 @@ import (
 // column is (DESIGN.md, "New logical types"). A binding whose layout needs
 // its own pages (VECTOR's) implements PageBinding too (page_binding.go).
 type ColumnBinding interface {
-	// Kind is the footer annotation on the binding's columns: FILE, or a
-	// kind registered with footer.RegisterLogicalType.
+	// Kind is the footer annotation on the binding's columns: a kind the
+	// footer codec writes (footer.KnownKind: FILE, VECTOR, FIXED_SIZE_LIST
+	// or a kind registered with footer.RegisterLogicalType).
 	Kind() footer.Kind
 	// Property is the writer property that declares columns of the type:
 	// top-level column names, comma-separated (data.ParseColumnList).
@@ -60,8 +61,8 @@ var bindings struct {
 // footer codec cannot write.
 func RegisterColumnBinding(b ColumnBinding) {
 	k := b.Kind()
-	if _, ok := footer.LookupLogicalType(k); !ok && k != footer.KindFile && k != footer.KindVector {
-		panic(fmt.Sprintf("parquet: RegisterColumnBinding: kind %s is not registered with footer.RegisterLogicalType", k))
+	if !footer.KnownKind(k) {
+		panic(fmt.Sprintf("parquet: RegisterColumnBinding: kind %s is not one the footer codec knows (footer.KnownKind; register it with footer.RegisterLogicalType)", k))
 	}
 	bindings.Lock()
 	defer bindings.Unlock()

@@ -49,10 +49,13 @@
 // decoder reads the member's field header itself and dispatches:
 //
 //   - ids 1-8 and 10-18 to parquet-go's codec for the member struct;
-//   - 19 to *FileType;
-//   - the VECTOR id of this decode to *VectorType, which records the id it
-//     was read under (VectorType.ID) and is written back under it;
-//   - every other id to *UnknownLogicalType, which keeps the member's bytes.
+//   - every other id to the kinds registry (registry.go), which holds FILE
+//     (19, *FileType), VECTOR (the VECTOR id of this decode, *VectorType,
+//     which records the id it was read under and is written back under it),
+//     FIXED_SIZE_LIST (never decoded: see above) and each registered
+//     extension type (*ExtensionType);
+//   - an id no kind claims to *UnknownLogicalType, which keeps the member's
+//     bytes.
 //
 // The VECTOR id of a decode comes from WithVectorID, passed to Decode,
 // ReadFooter or RewriteFooter. The codec reaches it through the thrift reader:

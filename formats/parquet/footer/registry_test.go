@@ -126,7 +126,9 @@ func TestRegisterLogicalTypeRefuses(t *testing.T) {
 		{"a lower-case kind", ExtensionSpec{Kind: "stamp", ID: 70, Place: place}, "upper-case"},
 		{"a built-in kind", ExtensionSpec{Kind: KindFile, ID: 70, Place: place}, "modelled by the footer codec"},
 		{"a standard id", ExtensionSpec{Kind: "OTHER", ID: 12, Place: place}, "not above"},
-		{"the VECTOR id", ExtensionSpec{Kind: "OTHER", ID: DefaultVectorID, Place: place}, "VECTOR or FIXED_SIZE_LIST"},
+		{"the VECTOR id", ExtensionSpec{Kind: "OTHER", ID: DefaultVectorID, Place: place}, "the lab's VECTOR id"},
+		{"the FIXED_SIZE_LIST id", ExtensionSpec{Kind: "OTHER", ID: DefaultFixedSizeListID, Place: place}, "the lab's FIXED_SIZE_LIST id"},
+		{"the unknown kind", ExtensionSpec{Kind: KindUnknown, ID: 70, Place: place}, "modelled by the footer codec"},
 		{"no rule", ExtensionSpec{Kind: "OTHER", ID: 70}, "no placement rule"},
 		{"a taken kind", ExtensionSpec{Kind: testExtensionKind, ID: 70, Place: place}, "already registered"},
 		{"a taken id", ExtensionSpec{Kind: "OTHER", ID: testExtensionID, Place: place}, "already registered to TEST_STAMP"},
@@ -152,10 +154,52 @@ func TestIsExtension(t *testing.T) {
 		want bool
 	}{
 		{&FileType{}, true}, {&VectorType{}, true}, {&ExtensionType{Kind: testExtensionKind, ID: testExtensionID}, true},
-		{&UnknownLogicalType{ID: 99}, true}, {&format.StringType{}, false}, {&VariantType{}, false}, {nil, false},
+		{&UnknownLogicalType{ID: 99}, true}, {&FixedSizeListType{Type: format.Float, NumValues: 2}, true}, {&format.StringType{}, false}, {&VariantType{}, false}, {nil, false},
 	} {
 		if got := IsExtension(tc.v); got != tc.want {
 			t.Errorf("IsExtension(%v) = %v", tc.v, got)
 		}
+	}
+}
+
+func TestKnownKind(t *testing.T) {
+	for _, k := range []Kind{KindFile, KindVector, KindFixedSizeList, testExtensionKind} {
+		if !KnownKind(k) {
+			t.Errorf("KnownKind(%s) = false", k)
+		}
+	}
+	for _, k := range []Kind{KindUnknown, "NOT_REGISTERED"} {
+		if KnownKind(k) {
+			t.Errorf("KnownKind(%s) = true", k)
+		}
+	}
+	// The built-ins are kinds of the registry, not extension types.
+	if specs := RegisteredLogicalTypes(); len(specs) != 1 || specs[0].Kind != testExtensionKind {
+		t.Fatalf("RegisteredLogicalTypes = %+v, want the test's extension alone", specs)
+	}
+}
+
+// RewriteFooter checks every registered kind's placement through the
+// registry, FIXED_SIZE_LIST's too: an edit that bypasses Annotate may not
+// put one on a leaf PR #241 refuses.
+func TestRewriteChecksAFixedSizeListsPlacement(t *testing.T) {
+	before := flbaMeta(8)
+	for _, tc := range []struct {
+		name string
+		t    *FixedSizeListType
+		want string
+	}{
+		{"a fitting leaf", &FixedSizeListType{Type: format.Float, NumValues: 2}, ""},
+		{"the wrong length", &FixedSizeListType{Type: format.Float, NumValues: 3}, "type_length = num_values × 4"},
+		{"BOOLEAN elements", &FixedSizeListType{Type: format.Boolean, NumValues: 8}, "must not be `BOOLEAN`"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			after := flbaMeta(8)
+			after.Schema[1].LogicalType = LogicalType{Value: tc.t}
+			err := checkShape(before, after, &config{})
+			if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
+				t.Fatalf("checkShape = %v, want %q", err, tc.want)
+			}
+		})
 	}
 }

@@ -182,19 +182,8 @@ func checkShape(before, after *FileMetaData, cfg *config) error {
 			// A new FILE or VECTOR must sit where its spec allows, whether
 			// or not the edit went through Annotate.
 			var err error
-			switch v := a.LogicalType.Value.(type) {
-			case *FileType:
-				err = checkFileGroup(after, i)
-			case *VectorType:
-				if a.IsGroup() {
-					_, _, err = checkVectorGroup(&afterTree, i)
-				} else {
-					err = checkVectorLeaf(&afterTree, i, 0, "")
-				}
-			case *ExtensionType:
-				if spec, ok := extensionByID(v.ID); ok {
-					err = spec.Place(after, i)
-				}
+			if k := kindOf(a.LogicalType.Value); k != nil {
+				err = k.place(after, &afterTree, i)
 			}
 			if err != nil {
 				return fmt.Errorf("%s: %w", where(), err)

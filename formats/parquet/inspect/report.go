@@ -628,7 +628,7 @@ func (b *builder) logicalType(n *Node) *LogicalType {
 		}
 	// FILE and VECTOR keep cases of their own because the footer codec
 	// models their union members itself (*footer.FileType, *footer.VectorType:
-	// their ids move per file, footer/registry.go), not because inspect
+	// VECTOR's id moves per file, footer/kind_vector.go), not because inspect
 	// describes them differently: both are named by their footer.Kind and
 	// described as a registered extension type is (extensionText), and
 	// their values go through data/coltype like any registered type's
