@@ -43,7 +43,7 @@ var recordProperties = registry.PropertySet{
 }
 
 // ArrowModelName is the (PARQUET, arrow.RecordBatch) model's name
-// (formats/parquet/arrowmodel), named here in the notes of the keys only it
+// (formats/parquet/arrow), named here in the notes of the keys only it
 // honours.
 const ArrowModelName = "parquet-arrow"
 

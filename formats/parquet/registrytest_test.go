@@ -12,7 +12,7 @@ import (
 )
 
 // The registry's conformance suite, run on the record and position-delete
-// models; arrowmodel runs it on the arrow model.
+// models; formats/parquet/arrow runs it on the arrow model.
 
 const conformanceRows = 300
 

@@ -6,7 +6,7 @@ import (
 	"github.com/coltype-lab/lab/registry"
 )
 
-// What the Parquet models outside this package (formats/parquet/arrowmodel)
+// What the Parquet models outside this package (formats/parquet/arrow)
 // share with the record model: the property check that knows the column
 // bindings, the annotation plan written into the footer on Close, and the
 // default codec. They are the same code, not copies, so the models cannot

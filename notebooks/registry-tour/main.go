@@ -25,7 +25,7 @@ import (
 	"github.com/coltype-lab/lab/bench"
 	"github.com/coltype-lab/lab/data"
 
-	_ "github.com/coltype-lab/lab/formats/parquet/arrowmodel" // registers (PARQUET, arrow.RecordBatch)
+	_ "github.com/coltype-lab/lab/formats/parquet/arrow" // registers (PARQUET, arrow.RecordBatch)
 	"github.com/coltype-lab/lab/formats/parquet/vectorcol"
 	"github.com/coltype-lab/lab/notebooks/notebook"
 	"github.com/coltype-lab/lab/registry"

@@ -17,7 +17,7 @@ import (
 	"github.com/coltype-lab/lab/data"
 	_ "github.com/coltype-lab/lab/formats/avro"               // registers (AVRO, *data.Record), (AVRO, data.PositionDelete)
 	_ "github.com/coltype-lab/lab/formats/parquet"            // registers the PARQUET models
-	_ "github.com/coltype-lab/lab/formats/parquet/arrowmodel" // registers (PARQUET, arrow.RecordBatch)
+	_ "github.com/coltype-lab/lab/formats/parquet/arrow" // registers (PARQUET, arrow.RecordBatch)
 	"github.com/coltype-lab/lab/registry"
 )
 

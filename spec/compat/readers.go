@@ -17,7 +17,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/coltype-lab/lab/bench/peers"
-	_ "github.com/coltype-lab/lab/formats/parquet/arrowmodel" // registers the guarded arrow-go model
+	_ "github.com/coltype-lab/lab/formats/parquet/arrow" // registers the guarded arrow-go model
 	"github.com/coltype-lab/lab/registry"
 )
 

@@ -1,4 +1,4 @@
-// Package arrowmodel is the (PARQUET, arrow.RecordBatch) format model: arrow-go's
+// Package arrow is the (PARQUET, arrow.RecordBatch) format model: arrow-go's
 // Parquet stack behind the registry's builders, the lab's independent second
 // implementation (DESIGN.md, "Use the ecosystem's types and libraries"). It
 // reads through a sanitized footer (open.go), because arrow-go v18.8.0 panics
@@ -11,6 +11,7 @@
 //
 // It is a package of its own, imported to register (as formats/parquet is
 // for the record model), so that formats/parquet does not depend on arrow-go's
-// Parquet reader and writer. The directory is not named arrow because the package would
-// then shadow arrow-go's arrow package in every file that uses both.
-package arrowmodel
+// Parquet reader and writer. It shares its name with arrow-go's arrow package,
+// which its files import as usual: a package clause declares no identifier.
+// Programs import it blank, to register the model.
+package arrow

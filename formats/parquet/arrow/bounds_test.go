@@ -1,4 +1,4 @@
-package arrowmodel
+package arrow
 
 import (
 	"bytes"

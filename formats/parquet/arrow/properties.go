@@ -1,4 +1,4 @@
-package arrowmodel
+package arrow
 
 import (
 	labpq "github.com/coltype-lab/lab/formats/parquet"
