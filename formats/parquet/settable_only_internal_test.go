@@ -16,7 +16,9 @@ import (
 // panics as parquet-go does on bytes it did not expect.
 type panickingValues struct{}
 
-func (panickingValues) ReadValues([]pq.Value) (int, error) { panic("index out of range [7] with length 3") }
+func (panickingValues) ReadValues([]pq.Value) (int, error) {
+	panic("index out of range [7] with length 3")
+}
 
 // A projection of primitive fields only reads its rows without a deferred
 // recover (recordReader.settableOnly), so a panic of the page decoding must
