@@ -12,14 +12,19 @@
 //     peers DuckDB, LanceDB and FAISS (engine_duckdb.go, engine_lancedb.go,
 //     engine_faiss.go), which run as processes through package peers;
 //   - one runner, RunEngines (runner.go): the memory-bandwidth floor of the
-//     same run (floor.go), best-of timing (timing.go), agreement with a
-//     reference engine (agreement.go), recall against brute force
-//     (recall.go) and takes checked bit for bit (take.go);
+//     same run (floor.go), once at the start or, for a FloorEngine, in turn
+//     with its search beside its own floor; best-of timing (timing.go);
+//     agreement with a reference engine or with brute force (agreement.go),
+//     recall against brute force (recall.go) and takes checked bit for bit
+//     (take.go);
 //   - reports: RunPeerBench (peerbench.go) picks the files and engines and
 //     calls the runner; its verdicts (peerbench_verdicts.go) and Markdown
-//     (peerbench_markdown.go) only read what the run measured.
+//     (peerbench_markdown.go) only read what the run measured. The layout
+//     sweep, RunVectorBench (vectors.go), runs its searches of every
+//     configuration's file (vectors_engine.go) through the same runner and
+//     measures the rest itself: writes, sizes, decodes, takes, heap peaks.
 //
-// The layout, variant and FILE benchmarks (vectors.go, variant.go,
-// fileref.go) measure one system's formats, not engines, and use the floor
-// and the timing helpers directly.
+// The variant and FILE benchmarks (variant.go, fileref.go) measure one
+// system's formats, not searches, and use the floor and the timing helpers
+// directly.
 package bench

@@ -32,6 +32,19 @@ type Engine interface {
 	Close() error
 }
 
+// A FloorEngine reads an input with a floor of its own above the memory
+// floor: work no search of that input can skip (a compressed file's
+// decompression, every page inflated and nothing else). The runner times
+// its search in turn with the memory floor and its own floor, run after run
+// (BestOfEach), so that the search's ratios to either floor, or to the
+// larger, compare figures of the same moments; every other engine's ratio
+// is to the floor measured once at the start of the run.
+type FloorEngine interface {
+	Engine
+	// OwnFloor does that work once.
+	OwnFloor() error
+}
+
 // EngineInfo describes an engine for the report.
 type EngineInfo struct {
 	Engine string // lab, duckdb, lancedb, faiss

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/coltype-lab/lab/bench/peers"
 	"github.com/coltype-lab/lab/types/vector"
 )
 
@@ -14,15 +15,34 @@ import (
 // queries, the metric and k, and how to measure.
 type RunConfig struct {
 	Data, Queries vector.Matrix
-	Metric        vector.Metric
-	K             int
+	// CheckData, when set, is called once after every search for the data
+	// the checks (and the takes) compare with, instead of Data, which may
+	// then be empty: engines are prepared with Data as it is, so they must
+	// read theirs from files. A caller that samples heap peaks during the
+	// timing drops its dataset, since a live one raises the garbage
+	// collector's target and with it the peaks, and regenerates it here.
+	CheckData func() (vector.Matrix, error)
+	Metric    vector.Metric
+	K         int
+	// SingleQueries, when positive, is how many of the queries (the first)
+	// every single-query engine (not EngineInfo.Batch) answers; batches
+	// answer all of them. A single-query search of a whole file is a scan
+	// per query, which a sweep over many files times on a few.
+	SingleQueries int
 	// Engines answer the queries in this order, each prepared just before
-	// its search.
+	// its search and, unless it is a taker, closed just after it.
 	Engines []Engine
+	// BeforeSearch, when set, is called with each engine after its Prepare,
+	// just before its searches: the caller measures there what belongs
+	// next to them in time but is not a search (the vector benchmark
+	// decodes the configuration's file, samples a search's heap peak and
+	// times takes before its searches and floors).
+	BeforeSearch func(Engine) error
 	// Reference names (EngineInfo.Name, "lab single") the run every other
 	// must agree with (compareTopK), and the baseline of the ×lab ratios:
 	// single-query runs against it, batches against its engine's first
-	// batch run. Empty: no agreement check and no ratios.
+	// batch run. BruteForce compares every run with float64 brute force
+	// instead, without ratios. Empty: no agreement check and no ratios.
 	Reference string
 	// SearchRuns is how many times an in-process engine searches, the
 	// fastest kept (default 1); peers search once (EngineInfo.InProcess).
@@ -34,7 +54,8 @@ type RunConfig struct {
 	FloorBytes int64
 	// FloorProbe, when set, is the floor's buffer, kept by the caller to
 	// time the floor again later (it must hold FloorBytes); nil: the run
-	// allocates one for its measurement and frees it.
+	// allocates one and frees it at its end. FloorEngines read it again
+	// beside their searches.
 	FloorProbe *FloorProbe
 	// Recall scores every run's k-nn recall against float64 brute force.
 	Recall bool
@@ -50,6 +71,12 @@ type RunConfig struct {
 	// Progress, when set, receives one line per step.
 	Progress func(format string, args ...any)
 }
+
+// BruteForce as RunConfig.Reference checks every run against the exact
+// neighbours in float64 (vector.ComputeGroundTruth) rather than against an
+// engine: for a sweep of one system's formats, where no engine is the
+// baseline, it is the truth they must all return.
+const BruteForce = "brute force"
 
 // RunResult is what RunEngines measured.
 type RunResult struct {
@@ -85,6 +112,12 @@ type EngineRun struct {
 	// FloorRatio is MedianMS / the floor's time: how many full-speed
 	// memory passes over the dataset one query costs.
 	FloorRatio float64
+	// FloorMS and OwnFloorMS, for a FloorEngine, are the memory floor and
+	// the engine's own floor timed in turn with its search, best of the
+	// same runs; its FloorRatio is to FloorMS. Zero for other engines,
+	// whose FloorRatio is to the run's floor (RunResult.Floor).
+	FloorMS    float64 `json:",omitempty"`
+	OwnFloorMS float64 `json:",omitempty"`
 	// LabRatio is MedianMS / the reference's: a single-query run against
 	// the reference (the lab's single-query search of the flba file), a
 	// batch against the reference engine's batch. Above 1 means slower.
@@ -106,8 +139,12 @@ func (cfg *RunConfig) defaults() error {
 	if cfg.K <= 0 {
 		return fmt.Errorf("bench: k %d, want ≥ 1", cfg.K)
 	}
-	if cfg.Data.Dim <= 0 || cfg.Queries.Dim != cfg.Data.Dim || cfg.Queries.Rows() == 0 {
-		return fmt.Errorf("bench: %d queries of dimension %d for data of dimension %d", cfg.Queries.Rows(), cfg.Queries.Dim, cfg.Data.Dim)
+	dataDim := cfg.Data.Dim
+	if cfg.CheckData != nil {
+		dataDim = cfg.Queries.Dim // checked when the data comes (checkedData)
+	}
+	if dataDim <= 0 || cfg.Queries.Dim != dataDim || cfg.Queries.Rows() == 0 {
+		return fmt.Errorf("bench: %d queries of dimension %d for data of dimension %d", cfg.Queries.Rows(), cfg.Queries.Dim, dataDim)
 	}
 	if !cfg.Metric.Valid() {
 		return fmt.Errorf("bench: unknown metric %d", cfg.Metric)
@@ -135,10 +172,11 @@ func (cfg *RunConfig) defaults() error {
 // ann-benchmarks' runner does for its algorithms: the memory-bandwidth
 // floor first, at the data's size, so every time has a ratio to what no
 // scan can beat on this machine now; then each engine's search (in-process
-// engines best of SearchRuns); then the checks: every answer agrees with
-// the reference's (ids equal, or ties within the score tolerance) and, when
-// asked, its recall against brute force; then the takes. An engine's
-// failure or disagreement fails the run with an error naming it.
+// engines best of SearchRuns, a FloorEngine's in turn with the floors);
+// then the checks: every answer agrees with the reference's (ids equal, or
+// ties within the score tolerance) and, when asked, its recall against
+// brute force; then the takes. An engine's failure fails the run with an
+// error naming it; every disagreement does, joined.
 func RunEngines(ctx context.Context, cfg RunConfig) (*RunResult, error) {
 	if err := cfg.defaults(); err != nil {
 		return nil, err
@@ -148,7 +186,7 @@ func RunEngines(ctx context.Context, cfg RunConfig) (*RunResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	if cfg.Reference != "" && !slices.ContainsFunc(engines, func(e Engine) bool { return e.Info().Name() == cfg.Reference }) {
+	if cfg.Reference != "" && cfg.Reference != BruteForce && !slices.ContainsFunc(engines, func(e Engine) bool { return e.Info().Name() == cfg.Reference }) {
 		// Before any work: a misspelt reference would otherwise show only
 		// after every search.
 		return nil, fmt.Errorf("bench: the agreement reference %q is not among the engines", cfg.Reference)
@@ -160,35 +198,51 @@ func RunEngines(ctx context.Context, cfg RunConfig) (*RunResult, error) {
 	}
 
 	cfg.Progress("measuring the memory-bandwidth floor at %.1f MB", float64(cfg.FloorBytes)/1e6)
-	if probe := cfg.FloorProbe; probe != nil {
-		if held := int64(len(probe.words)) * 8; held != cfg.FloorBytes/8*8 {
-			return nil, fmt.Errorf("bench: the floor probe holds %d bytes, the run's floor is of %d", held, cfg.FloorBytes)
+	probe := cfg.FloorProbe
+	if probe == nil {
+		if probe, err = NewFloorProbe(cfg.FloorBytes); err != nil {
+			return nil, err
 		}
-		res.Floor, err = probe.Floor(cfg.FloorRuns)
-	} else {
-		res.Floor, err = Floor(cfg.FloorBytes, cfg.FloorRuns)
+		defer probe.Close()
+	} else if held := int64(len(probe.words)) * 8; held != cfg.FloorBytes/8*8 {
+		return nil, fmt.Errorf("bench: the floor probe holds %d bytes, the run's floor is of %d", held, cfg.FloorBytes)
 	}
-	if err != nil {
+	if res.Floor, err = probe.Floor(cfg.FloorRuns); err != nil {
 		return nil, err
 	}
 
 	answers := make([]*Answer, len(engines))
+	// open holds the engines not closed yet: a taker stays open for the
+	// takes; every other is closed after its searches, so that a run of
+	// many engines does not hold all their files and mappings at once.
+	open := slices.Clone(engines)
 	defer func() {
-		for _, e := range engines {
-			_ = e.Close() // after a failure; the success path reports Close's error below
+		for _, e := range open {
+			if e != nil {
+				_ = e.Close() // after a failure; the success path reports Close's errors
+			}
 		}
 	}()
+	var closeErr error
 	for i, e := range engines {
-		if answers[i], err = prepareAndSearch(ctx, &cfg, e); err != nil {
+		var run EngineRun
+		if answers[i], run, err = prepareAndSearch(ctx, &cfg, probe.Read, e); err != nil {
 			return nil, err
 		}
-		run := engineRun(e.Info(), answers[i], cfg.Queries.Rows())
 		if answers[i].Version != "" {
 			res.Versions[run.Engine] = answers[i].Version
 		}
 		res.Search = append(res.Search, run)
+		if !slices.ContainsFunc(takers, func(t Taker) bool { return Engine(t) == e }) {
+			closeErr = errors.Join(closeErr, e.Close())
+			open[i] = nil
+		}
 	}
-	if err := checkAnswers(&cfg, res.Search, answers); err != nil {
+	data, err := checkedData(&cfg)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkAnswers(&cfg, data, res.Search, answers); err != nil {
 		return nil, err
 	}
 	setRatios(res.Search, cfg.Reference, res.Floor.Seconds*1e3)
@@ -199,16 +253,33 @@ func RunEngines(ctx context.Context, cfg RunConfig) (*RunResult, error) {
 			names[i] = t.Info().Engine
 		}
 		cfg.Progress("take: %d random rows, %s", len(cfg.TakeRows), strings.Join(names, " and "))
-		if res.Take, err = runTakes(ctx, takers, cfg.Data, cfg.TakeRows, cfg.TakeRuns); err != nil {
+		if res.Take, err = runTakes(ctx, takers, data, cfg.TakeRows, cfg.TakeRuns); err != nil {
 			return nil, err
 		}
 	}
-	var closeErr error
-	for _, e := range engines {
-		closeErr = errors.Join(closeErr, e.Close())
+	for i, e := range open {
+		if e != nil {
+			closeErr = errors.Join(closeErr, e.Close())
+			open[i] = nil
+		}
 	}
-	engines = nil // closed
 	return res, closeErr
+}
+
+// checkedData is the data the checks compare with: Data, or what CheckData
+// returns, which must be of the queries' dimension.
+func checkedData(cfg *RunConfig) (vector.Matrix, error) {
+	if cfg.CheckData == nil {
+		return cfg.Data, nil
+	}
+	data, err := cfg.CheckData()
+	if err != nil {
+		return data, err
+	}
+	if data.Dim != cfg.Queries.Dim {
+		return data, fmt.Errorf("bench: the data to check against is of dimension %d, the queries of %d", data.Dim, cfg.Queries.Dim)
+	}
+	return data, nil
 }
 
 // availableEngines asks every engine and taker whether it can run here,
@@ -242,34 +313,65 @@ func availableEngines(cfg *RunConfig, res *RunResult) ([]Engine, []Taker, error)
 }
 
 // prepareAndSearch prepares e and searches with it, best of cfg.SearchRuns
-// when it runs in-process; the fastest answer is the one checked.
-func prepareAndSearch(ctx context.Context, cfg *RunConfig, e Engine) (*Answer, error) {
+// when it runs in-process, a FloorEngine in turn with floor (the memory
+// floor's read) and its own floor; the fastest answer is the one checked.
+func prepareAndSearch(ctx context.Context, cfg *RunConfig, floor func() error, e Engine) (*Answer, EngineRun, error) {
 	if p := e.Info().Prepares; p != "" {
 		cfg.Progress("%s: %s", e.Info().Engine, p)
 	}
 	if err := e.Prepare(ctx, cfg.Data, cfg.Metric); err != nil {
-		return nil, err
+		return nil, EngineRun{}, err
+	}
+	if cfg.BeforeSearch != nil {
+		if err := cfg.BeforeSearch(e); err != nil {
+			return nil, EngineRun{}, err
+		}
 	}
 	info := e.Info()
 	runs := 1
 	if info.InProcess {
 		runs = cfg.SearchRuns
 	}
-	cfg.Progress("%s: %d queries, mode %s", info.Engine, cfg.Queries.Rows(), info.Mode)
+	queries := cfg.Queries
+	if !info.Batch && cfg.SingleQueries > 0 {
+		queries = firstQueries(queries, cfg.SingleQueries)
+	}
+	cfg.Progress("%s: %d queries, mode %s", info.Engine, queries.Rows(), info.Mode)
 	var best *Answer
-	for range runs {
-		ans, err := e.Search(ctx, cfg.Queries, cfg.K)
+	timed := []func() error{func() error {
+		ans, err := e.Search(ctx, queries, cfg.K)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		if len(ans.Hits) != cfg.Queries.Rows() {
-			return nil, fmt.Errorf("bench: %s answered %d of %d queries", info.Name(), len(ans.Hits), cfg.Queries.Rows())
+		if len(ans.Hits) != queries.Rows() {
+			return fmt.Errorf("bench: %s answered %d of %d queries", info.Name(), len(ans.Hits), queries.Rows())
 		}
 		if best == nil || ans.TotalMS < best.TotalMS {
 			best = ans
 		}
+		return nil
+	}}
+	fe, floored := e.(FloorEngine)
+	if floored {
+		timed = append(timed, floor, fe.OwnFloor)
 	}
-	return best, nil
+	// The search's own time is the engine's (Answer.TotalMS); BestOfEach
+	// keeps the floors'.
+	sec, err := BestOfEach(runs, timed...)
+	if err != nil {
+		return nil, EngineRun{}, err
+	}
+	run := engineRun(info, best, queries.Rows())
+	if floored {
+		run.FloorMS, run.OwnFloorMS = sec[1]*1e3, sec[2]*1e3
+	}
+	return best, run, nil
+}
+
+// firstQueries is the first n rows of queries (all of them when n is
+// larger), aliasing it.
+func firstQueries(queries vector.Matrix, n int) vector.Matrix {
+	return vector.Matrix{Dim: queries.Dim, Data: queries.Data[:min(n, queries.Rows())*queries.Dim]}
 }
 
 // engineRun is the report's row for one answer, before the checks and
@@ -294,49 +396,66 @@ func engineRun(info EngineInfo, ans *Answer, queries int) EngineRun {
 	return run
 }
 
-// checkAnswers compares every answer with the reference's and, when
-// asked, scores its recall against brute force.
-func checkAnswers(cfg *RunConfig, runs []EngineRun, answers []*Answer) error {
-	ref := -1
-	if cfg.Reference != "" {
-		ref = slices.IndexFunc(runs, func(r EngineRun) bool { return r.Name() == cfg.Reference })
-		if ref < 0 {
-			return fmt.Errorf("bench: the agreement reference %q is not among the runs", cfg.Reference)
-		}
-		cfg.Progress("checking that every engine returns the %s's top-%d", runs[ref].Engine, cfg.K)
-	}
+// checkAnswers compares every answer with the reference's (an engine's,
+// or brute force's) over the queries it answered and, when asked, scores
+// its recall against brute force. Every disagreement is an error naming
+// the run; they are joined.
+func checkAnswers(cfg *RunConfig, data vector.Matrix, runs []EngineRun, answers []*Answer) error {
 	var judge *recallJudge
-	if cfg.Recall {
+	if cfg.Recall || cfg.Reference == BruteForce {
 		var err error
-		if judge, err = newRecallJudge(cfg.Metric, cfg.Data, cfg.Queries, cfg.K); err != nil {
+		if judge, err = newRecallJudge(cfg.Metric, data, cfg.Queries, cfg.K); err != nil {
 			return err
 		}
 	}
+	var ref []peers.Hits
+	refName := cfg.Reference
+	switch cfg.Reference {
+	case "":
+	case BruteForce:
+		ref = truthHits(judge.truth, data, cfg.Queries)
+	default:
+		i := slices.IndexFunc(runs, func(r EngineRun) bool { return r.Name() == cfg.Reference })
+		if i < 0 {
+			return fmt.Errorf("bench: the agreement reference %q is not among the runs", cfg.Reference)
+		}
+		ref, refName = answers[i].Hits, runs[i].Engine
+	}
+	if ref != nil {
+		cfg.Progress("checking that every engine returns the %s's top-%d", refName, cfg.K)
+	}
+	var errs []error
 	for i := range runs {
 		r := &runs[i]
+		hits := answers[i].Hits
 		switch {
-		case ref < 0:
-		case i == ref:
+		case ref == nil:
+		case r.Name() == cfg.Reference:
 			// The reference agrees with itself.
-			r.Agreement = Agreement{Queries: len(answers[i].Hits), SameIDs: len(answers[i].Hits)}
+			r.Agreement = Agreement{Queries: len(hits), SameIDs: len(hits)}
 		default:
+			// Over the queries the run answered (SingleQueries); a
+			// reference that answered fewer is a count mismatch.
 			var err error
-			if r.Agreement, err = compareTopK(r.Name(), runs[ref].Engine, cfg.Metric, cfg.Data, cfg.Queries, answers[ref].Hits, answers[i].Hits); err != nil {
-				return err
+			want := ref[:min(len(ref), len(hits))]
+			if r.Agreement, err = compareTopK(r.Name(), refName, cfg.Metric, data, cfg.Queries, want, hits); err != nil {
+				errs = append(errs, err)
+				continue
 			}
 		}
-		if judge != nil {
+		if cfg.Recall {
 			var err error
-			if r.Recall, err = judge.meanRecall(answers[i].Hits); err != nil {
-				return fmt.Errorf("bench: %s: %w", r.Name(), err)
+			if r.Recall, err = judge.meanRecall(hits); err != nil {
+				errs = append(errs, fmt.Errorf("bench: %s: %w", r.Name(), err))
 			}
 		}
 	}
-	return nil
+	return errors.Join(errs...)
 }
 
-// setRatios fills the ratios to the floor and to the reference: single
-// runs against the reference, batches against its engine's first batch.
+// setRatios fills the ratios to the floor (a FloorEngine's own memory
+// floor, else the run's) and to the reference: single runs against the
+// reference, batches against its engine's first batch.
 func setRatios(runs []EngineRun, reference string, floorMS float64) {
 	var single, batch float64
 	if i := slices.IndexFunc(runs, func(r EngineRun) bool { return r.Name() == reference }); i >= 0 {
@@ -348,6 +467,9 @@ func setRatios(runs []EngineRun, reference string, floorMS float64) {
 	for i := range runs {
 		r := &runs[i]
 		r.FloorRatio = r.MedianMS / floorMS
+		if r.FloorMS > 0 {
+			r.FloorRatio = r.MedianMS / r.FloorMS
+		}
 		base := single
 		if r.Batch {
 			base = batch

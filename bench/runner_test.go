@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/coltype-lab/lab/bench/peers"
 	"github.com/coltype-lab/lab/types/vector"
@@ -21,24 +22,43 @@ type fakeEngine struct {
 	totals []float64
 	// tamper changes the answer of a search.
 	tamper func(h []peers.Hits) []peers.Hits
+	// own, when set, is the data the engine searches whatever Prepare is
+	// given, as a file engine reads its own.
+	own vector.Matrix
+	// log, when set, records the calls as "name: call".
+	log *[]string
 
+	given            vector.Matrix // what Prepare was given
 	data             vector.Matrix
 	metric           vector.Metric
 	prepared, closed int
 	searches         int
+	asked            []int // the queries of each search
 }
 
 func (e *fakeEngine) Info() EngineInfo { return e.info }
 func (e *fakeEngine) Available() error { return e.missing }
-func (e *fakeEngine) Close() error     { e.closed++; return nil }
+func (e *fakeEngine) Close() error     { e.note("close"); e.closed++; return nil }
+
+func (e *fakeEngine) note(call string) {
+	if e.log != nil {
+		*e.log = append(*e.log, e.info.Name()+": "+call)
+	}
+}
 
 func (e *fakeEngine) Prepare(_ context.Context, data vector.Matrix, metric vector.Metric) error {
+	e.note("prepare")
 	e.prepared++
-	e.data, e.metric = data, metric
+	e.given, e.data, e.metric = data, data, metric
+	if e.own.Dim > 0 {
+		e.data = e.own
+	}
 	return nil
 }
 
 func (e *fakeEngine) Search(_ context.Context, queries vector.Matrix, k int) (*Answer, error) {
+	e.note("search")
+	e.asked = append(e.asked, queries.Rows())
 	res, err := vector.SearchBatch(e.metric, e.data, queries, k)
 	if err != nil {
 		return nil, err
@@ -76,6 +96,21 @@ func (t *fakeTaker) Take(_ context.Context, rows []int64, runs int) (*TakeAnswer
 		t.tamperTake(a)
 	}
 	return a, nil
+}
+
+// fakeFloorEngine is a fakeEngine with a floor of its own, which sleeps
+// ownMS and notes its calls.
+type fakeFloorEngine struct {
+	*fakeEngine
+	ownMS int
+	owns  int
+}
+
+func (e *fakeFloorEngine) OwnFloor() error {
+	e.note("own floor")
+	e.owns++
+	time.Sleep(time.Duration(e.ownMS) * time.Millisecond)
+	return nil
 }
 
 func fake(engine, mode string, batch, inProcess bool) *fakeEngine {
@@ -308,6 +343,214 @@ func TestRunEnginesTake(t *testing.T) {
 				t.Fatalf("error %v; want %q", err, tt.msg)
 			}
 		})
+	}
+}
+
+// TestRunEnginesFloorEngine: a FloorEngine's search is timed in turn with
+// the memory floor and its own floor, run after run, and its floor ratio
+// is to the memory floor measured beside it; other engines are timed alone
+// and keep the run's first floor.
+func TestRunEnginesFloorEngine(t *testing.T) {
+	ctx := context.Background()
+	var log []string
+	floored := &fakeFloorEngine{fakeEngine: fake("lab", "single", false, true), ownMS: 3}
+	floored.totals = []float64{5, 2, 4}
+	plain := fake("lab", "batch", true, true)
+	floored.log, plain.log = &log, &log
+	cfg := twinsConfig(floored, plain)
+	cfg.SearchRuns = 3
+	if err := cfg.defaults(); err != nil {
+		t.Fatal(err)
+	}
+	// The order of the calls, with a memory floor that notes its reads.
+	floor := func() error {
+		log = append(log, "memory floor")
+		time.Sleep(time.Millisecond)
+		return nil
+	}
+	_, run, err := prepareAndSearch(ctx, &cfg, floor, floored)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"lab single: prepare"}
+	for range 3 {
+		want = append(want, "lab single: search", "memory floor", "lab single: own floor")
+	}
+	if !slices.Equal(log, want) {
+		t.Errorf("calls %q, want %q", log, want)
+	}
+	if run.TotalMS != 2 || run.FloorMS < 1 || run.OwnFloorMS < 3 {
+		t.Errorf("search %v ms, memory floor %v ms, own floor %v ms; want the fastest search, 2 ms, and floors of at least 1 and 3 ms", run.TotalMS, run.FloorMS, run.OwnFloorMS)
+	}
+	log = nil
+	if _, run, err = prepareAndSearch(ctx, &cfg, floor, plain); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"lab batch: prepare", "lab batch: search", "lab batch: search", "lab batch: search"}; !slices.Equal(log, want) {
+		t.Errorf("calls %q, want %q", log, want)
+	}
+	if run.FloorMS != 0 || run.OwnFloorMS != 0 {
+		t.Errorf("an engine without floors got floors %v and %v ms", run.FloorMS, run.OwnFloorMS)
+	}
+
+	// Through the runner, with the probe's floor: the ratios.
+	floored = &fakeFloorEngine{fakeEngine: fake("lab", "single", false, true), ownMS: 3}
+	plain = fake("lab", "batch", true, true)
+	cfg = twinsConfig(floored, plain)
+	cfg.SearchRuns = 3
+	res, err := RunEngines(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if floored.owns != 3 || floored.searches != 3 {
+		t.Errorf("%d own floors for %d searches, want 3 and 3", floored.owns, floored.searches)
+	}
+	f, p := res.Search[0], res.Search[1]
+	if !(f.FloorMS > 0) || f.OwnFloorMS < 3 || !near(f.FloorRatio, f.MedianMS/f.FloorMS) {
+		t.Errorf("floored: memory floor %v ms, own %v ms, ×floor %v; want the ratio to the floor beside it", f.FloorMS, f.OwnFloorMS, f.FloorRatio)
+	}
+	if p.FloorMS != 0 || !near(p.FloorRatio, p.MedianMS/(res.Floor.Seconds*1e3)) {
+		t.Errorf("plain: floor %v ms, ×floor %v; want the ratio to the run's floor", p.FloorMS, p.FloorRatio)
+	}
+}
+
+// TestRunEnginesBruteForce: with the reference BruteForce every run is
+// compared with float64 brute force, the single-query engines over the
+// first SingleQueries queries; a tie swapped is accepted, every wrong run
+// is named, and the errors are joined.
+func TestRunEnginesBruteForce(t *testing.T) {
+	ctx := context.Background()
+	swapTwins := func(h []peers.Hits) []peers.Hits {
+		h[0].IDs[0], h[0].IDs[1] = h[0].IDs[1], h[0].IDs[0]
+		return h
+	}
+	single, batch := fake("lab", "single", false, true), fake("lab", "batch", true, true)
+	swapped := fake("peer", "swapped", true, false)
+	swapped.tamper = swapTwins
+	cfg := twinsConfig(single, batch, swapped)
+	cfg.Reference, cfg.SingleQueries = BruteForce, 1
+	res, err := RunEngines(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(single.asked, []int{1}) || !slices.Equal(batch.asked, []int{3}) {
+		t.Errorf("the single-query engine was asked %v queries, the batch %v; want [1] and [3]", single.asked, batch.asked)
+	}
+	for i, want := range []Agreement{{Queries: 1, SameIDs: 1}, {Queries: 3, SameIDs: 3}, {Queries: 3, SameIDs: 2, TieSwaps: 2}} {
+		r := res.Search[i]
+		if got := r.Agreement; got.Queries != want.Queries || got.SameIDs != want.SameIDs || got.TieSwaps != want.TieSwaps {
+			t.Errorf("%s: agreement %+v, want %+v", r.Name(), got, want)
+		}
+		if r.Recall != 1 || r.LabRatio != 0 {
+			t.Errorf("%s: recall %v, ×lab %v; want 1 and no ratio without a reference engine", r.Name(), r.Recall, r.LabRatio)
+		}
+	}
+
+	notTie := fake("peer", "one", false, false)
+	notTie.tamper = func(h []peers.Hits) []peers.Hits { h[0].IDs[0] = 4; return h }
+	lower := fake("peer", "two", true, false)
+	lower.tamper = func(h []peers.Hits) []peers.Hits { h[2].Scores[1] -= 0.01; return h }
+	cfg = twinsConfig(fake("lab", "single", false, true), notTie, lower)
+	cfg.Reference, cfg.SingleQueries = BruteForce, 1
+	_, err = RunEngines(ctx, cfg)
+	for _, want := range []string{
+		"peer one disagrees with the brute force on query 0: rank 0: id 4 instead of the brute force's 2",
+		"peer two disagrees with the brute force on query 2: rank 1",
+	} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("error %v; want it to contain %q", err, want)
+		}
+	}
+}
+
+// TestRunEnginesCheckData: with CheckData the run holds no data while it
+// times: the engines are prepared with the empty Data, the data comes
+// once, after every search, and the checks compare with it.
+func TestRunEnginesCheckData(t *testing.T) {
+	ctx := context.Background()
+	data, queries := twinsWorkload()
+	var single, batch *fakeEngine
+	calls := 0
+	run := func(checkData func() (vector.Matrix, error)) (*RunResult, error) {
+		single, batch = fake("lab", "single", false, true), fake("lab", "batch", true, true)
+		single.own, batch.own = data, data
+		calls = 0
+		return RunEngines(ctx, RunConfig{Queries: queries, Metric: vector.MetricCosine, K: 3, Engines: []Engine{single, batch},
+			Reference: BruteForce, Recall: true, SearchRuns: 2, FloorRuns: 1, FloorBytes: 64,
+			CheckData: func() (vector.Matrix, error) {
+				calls++
+				if single.searches != 2 || batch.searches != 2 {
+					t.Errorf("the data came after %d and %d searches, want after all 2 and 2", single.searches, batch.searches)
+				}
+				return checkData()
+			}})
+	}
+	res, err := run(func() (vector.Matrix, error) { return data, nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls != 1 || single.given.Data != nil || batch.given.Data != nil {
+		t.Errorf("CheckData called %d times, engines given %d and %d values; want once, and no data", calls, len(single.given.Data), len(batch.given.Data))
+	}
+	for _, r := range res.Search {
+		if r.Agreement.Queries != 3 || r.Recall != 1 {
+			t.Errorf("%s: agreement %+v, recall %v", r.Name(), r.Agreement, r.Recall)
+		}
+	}
+
+	// Row 0 turned away from query 0: the brute force of that data has row
+	// 1 third, which the engines, reading the real data, do not.
+	other := vector.Matrix{Dim: data.Dim, Data: slices.Clone(data.Data)}
+	other.Data[0] = -1
+	if _, err := run(func() (vector.Matrix, error) { return other, nil }); err == nil || !strings.Contains(err.Error(), "lab single disagrees with the brute force on query 0: rank 2") {
+		t.Errorf("checked against other data: %v", err)
+	}
+	if _, err := run(func() (vector.Matrix, error) { return vector.Matrix{Dim: 2, Data: data.Data}, nil }); err == nil || !strings.Contains(err.Error(), "dimension 2, the queries of 4") {
+		t.Errorf("data of another dimension: %v", err)
+	}
+	boom := errors.New("boom")
+	if _, err := run(func() (vector.Matrix, error) { return vector.Matrix{}, boom }); !errors.Is(err, boom) {
+		t.Errorf("CheckData's error: %v", err)
+	}
+}
+
+// TestRunEnginesLifecycle: BeforeSearch sees each engine prepared, before
+// its searches; an engine is closed right after its searches unless it
+// takes, and a taker stays open for the takes.
+func TestRunEnginesLifecycle(t *testing.T) {
+	var log []string
+	taker := &fakeTaker{fakeEngine: *fake("lab", "single", false, true), takeMS: []float64{1}}
+	other := fake("peer", "batch", true, false)
+	taker.log, other.log = &log, &log
+	cfg := twinsConfig(taker, other)
+	cfg.Takers, cfg.TakeRows, cfg.TakeRuns = []Taker{taker}, []int64{1}, 1
+	cfg.BeforeSearch = func(e Engine) error {
+		log = append(log, e.Info().Name()+": before search")
+		return nil
+	}
+	if _, err := RunEngines(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"lab single: prepare", "lab single: before search", "lab single: search",
+		"peer batch: prepare", "peer batch: before search", "peer batch: search", "peer batch: close",
+		"lab single: close",
+	}
+	if !slices.Equal(log, want) {
+		t.Errorf("calls %q\nwant %q", log, want)
+	}
+
+	boom := errors.New("boom")
+	after := fake("peer", "after", true, false)
+	cfg = twinsConfig(fake("lab", "single", false, true), after)
+	cfg.BeforeSearch = func(e Engine) error {
+		if e == after {
+			return boom
+		}
+		return nil
+	}
+	if _, err := RunEngines(context.Background(), cfg); !errors.Is(err, boom) || after.searches != 0 || after.closed != 1 {
+		t.Errorf("BeforeSearch failing: error %v, %d searches, closed %d times; want its error, no search, closed once", err, after.searches, after.closed)
 	}
 }
 

@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"math"
@@ -99,10 +100,11 @@ type VectorBenchResult struct {
 	// HeapInuse just before it (after a GC): the memory the search holds.
 	SearchPeakHeapMB float64
 	// Agreement compares the answers of the three timed searches (single
-	// query, batch, verified single query; each its last run) with float64
-	// brute force over the in-memory data, same metric and K: summed over
-	// them, 1 + Batch + 1 queries. Checked after all the timing, outside
-	// it; any disagreement fails the run naming the configuration.
+	// query, batch, verified single query; each its fastest run) with
+	// float64 brute force over the in-memory data, same metric and K:
+	// summed over them, 1 + Batch + 1 queries. Checked by the runner after
+	// all the timing (RunEngines, Reference BruteForce), outside it; any
+	// disagreement fails the run naming the configuration and the search.
 	Agreement Agreement
 	// Recall is the lowest of the three searches' mean k-nn recall against
 	// the same brute force.
@@ -150,7 +152,9 @@ type VectorBenchReport struct {
 // each scan also as a ratio to the memory-bandwidth floor measured in the
 // same run at the dataset's size. Reads come from the page cache (the file
 // was just written), so the ratios compare decoding and scoring with memory
-// bandwidth, not with the disk.
+// bandwidth, not with the disk. The searches, their floors and their check
+// go through the runner (RunEngines), three engines per configuration;
+// the rest is measured here.
 func RunVectorBench(cfg VectorBenchConfig) (*VectorBenchReport, error) {
 	if err := datasetDefaults("vector", cfg.Size, &cfg.Dataset, &cfg.Clusters, &cfg.Seed); err != nil {
 		return nil, err
@@ -191,16 +195,7 @@ func RunVectorBench(cfg VectorBenchConfig) (*VectorBenchReport, error) {
 		defer os.RemoveAll(d)
 		dir = d
 	}
-	probe, err := NewFloorProbe(cfg.Size.Bytes())
-	if err != nil {
-		return nil, err
-	}
-	defer probe.Close()
-	floor, err := probe.Floor(cfg.Runs)
-	if err != nil {
-		return nil, err
-	}
-	rep := &VectorBenchReport{Size: cfg.Size.Name, N: n, Dim: dim, K: cfg.K, Dataset: cfg.Dataset, RawBytes: cfg.Size.Bytes(), Floor: floor}
+	rep := &VectorBenchReport{Size: cfg.Size.Name, N: n, Dim: dim, K: cfg.K, Dataset: cfg.Dataset, RawBytes: cfg.Size.Bytes()}
 	raw := float64(cfg.Size.Bytes())
 	r := rand.New(rand.NewPCG(cfg.Seed, 9))
 	takeRows := make([]int64, cfg.TakeRows)
@@ -211,7 +206,6 @@ func RunVectorBench(cfg VectorBenchConfig) (*VectorBenchReport, error) {
 	if rep.WriteFloorMBps, err = DurableWriteFloor(dir, unsafe.Slice((*byte)(unsafe.Pointer(&data[0])), 4*len(data)), cfg.Runs); err != nil {
 		return nil, err
 	}
-	one := vector.Matrix{Dim: dim, Data: queries[:dim]}
 	batch := vector.Matrix{Dim: dim, Data: queries}
 	// Write every file first, then drop the in-memory dataset: the garbage
 	// collector's target grows with the live heap, so with the dataset alive
@@ -262,103 +256,96 @@ func RunVectorBench(cfg VectorBenchConfig) (*VectorBenchReport, error) {
 	}
 	// The check after the timing regenerates the dataset; the checksum
 	// proves it the same.
-	dataSum := datasetChecksum(data)
+	checkData := vectorCheckData(cfg, datasetChecksum(data))
 	data, col = nil, vectorcol.Column{}
-	one.Data = append([]float32(nil), one.Data...)
 	batch.Data = append([]float32(nil), batch.Data...)
+	one := firstQueries(batch, 1)
 	queries = nil
 	runtime.GC()
-	// The answers of each configuration's timed searches, checked after
-	// all of them (checkVectorAnswers).
-	answers := make([]vectorAnswers, 0, len(combos))
-	for _, cb := range combos {
-		var ans vectorAnswers
-		path, res := cb.path, cb.res
-		progress("decoding, searching and taking %s/%s/%s", res.Layout, res.Encoding, res.Codec)
-		f, err := vectorcol.OpenFile(path)
-		if err != nil {
-			return nil, err
+	// Per configuration, in this order: its single-query search in turn
+	// with the memory floor and its decompression floor (vectorFloorEngine:
+	// the row's floors), then the batch and the verified single-query
+	// search; the runner checks them all against brute force after the
+	// timing. What is not a search is measured just before the first, on
+	// its open file.
+	engines := make([]Engine, 0, 3*len(combos))
+	singles := map[Engine]int{} // each configuration's first engine, to its index
+	for i, cb := range combos {
+		name := vectorConfigName(&cb.res)
+		single := vectorFloorEngine{&vectorFileEngine{path: cb.path, config: name}}
+		singles[single] = i
+		engines = append(engines, single,
+			&vectorFileEngine{path: cb.path, config: name, batch: true},
+			&vectorFileEngine{path: cb.path, config: name, verify: true})
+	}
+	// decodeSec is each configuration's full decode, best of the runs:
+	// DecodeFloorRatio's numerator once the floor beside it is measured.
+	decodeSec := make([]float64, len(combos))
+	beside := func(e Engine) error {
+		i, ok := singles[e]
+		if !ok {
+			return nil
 		}
-		f.SkipChecksums(true) // the layout's reader; verified figures below
-		sec, err := BestOf(cfg.Runs, func() error { return drain(f) })
-		if err != nil {
-			f.Close()
-			return nil, err
+		f, x := e.(vectorFloorEngine).f, &combos[i].res
+		progress("decoding, searching and taking %s", vectorConfigName(x))
+		var err error
+		if decodeSec[i], err = BestOf(cfg.Runs, func() error { return drain(f) }); err != nil {
+			return err
 		}
-		res.DecodeGBps = raw / sec / 1e9
-		decode := sec
-		// The search, the memory floor and the file's decompression floor
-		// in turn, run after run, so that all three see the same machine.
-		best, err := BestOfEach(cfg.Runs, func() error {
-			var e error
-			ans.Single, e = f.Search(0, vectorSearchMetric, one, cfg.K)
-			return e
-		}, probe.Read, func() error {
-			_, _, e := f.DecompressPages(0)
-			return e
-		})
-		if err != nil {
-			f.Close()
-			return nil, err
-		}
-		sec, here, dsec := best[0], best[1], best[2]
-		res.FloorMs = here * 1e3
-		res.DecodeFloorRatio = decode / here
-		res.SearchMs = sec * 1e3
-		res.SearchFloorRatio = sec / here
-		res.DecompressMs = dsec * 1e3
-		res.OwnFloorRatio = sec / max(dsec, here)
+		x.DecodeGBps = raw / decodeSec[i] / 1e9
 		peak, err := searchPeak(f, one, cfg.K)
 		if err != nil {
-			f.Close()
-			return nil, err
+			return err
 		}
-		res.SearchPeakHeapMB = peak / 1e6
-		sec, err = BestOf(cfg.Runs, func() error {
-			var e error
-			ans.Batch, e = f.Search(0, vectorSearchMetric, batch, cfg.K)
-			return e
-		})
-		f.Close()
-		if err != nil {
-			return nil, err
+		x.SearchPeakHeapMB = peak / 1e6
+		if x.TakeMs, err = bestTakeMs(cfg.Runs, combos[i].path, takeRows, false); err != nil {
+			return err
 		}
-		res.BatchQPS = float64(cfg.Batch) / sec
-		res.BatchFloorRatio = sec / here
-		if res.TakeMs, err = bestTakeMs(cfg.Runs, path, takeRows, false); err != nil {
-			return nil, err
+		x.VerifiedTakeMs, err = bestTakeMs(cfg.Runs, combos[i].path, takeRows, true)
+		return err
+	}
+	run, err := RunEngines(context.Background(), RunConfig{
+		Queries: batch, CheckData: checkData, Metric: vectorSearchMetric, K: cfg.K, SingleQueries: 1,
+		Engines: engines, BeforeSearch: beside,
+		Reference: BruteForce, Recall: true,
+		SearchRuns: cfg.Runs, FloorRuns: cfg.Runs, FloorBytes: cfg.Size.Bytes(),
+		Progress: progress,
+	})
+	if err != nil {
+		return nil, err
+	}
+	rep.Floor = run.Floor
+	for i, cb := range combos {
+		x := cb.res
+		// The runs are in the engines' order, three per configuration.
+		single, batchRun, verified := run.Search[3*i], run.Search[3*i+1], run.Search[3*i+2]
+		here := single.FloorMS
+		x.FloorMs = here
+		x.DecodeFloorRatio = decodeSec[i] * 1e3 / here
+		x.SearchMs = single.TotalMS
+		x.SearchFloorRatio = single.TotalMS / here
+		x.DecompressMs = single.OwnFloorMS
+		x.OwnFloorRatio = single.TotalMS / max(single.OwnFloorMS, here)
+		x.BatchQPS = batchRun.QPS
+		x.BatchFloorRatio = batchRun.TotalMS / here
+		x.VerifiedSearchMs = verified.TotalMS
+		x.VerifiedSearchFloorRatio = verified.TotalMS / here
+		x.Recall = 1
+		for _, r := range []EngineRun{single, batchRun, verified} {
+			x.Agreement.Queries += r.Agreement.Queries
+			x.Agreement.SameIDs += r.Agreement.SameIDs
+			x.Agreement.TieSwaps += r.Agreement.TieSwaps
+			x.Agreement.MaxScoreDiff = max(x.Agreement.MaxScoreDiff, r.Agreement.MaxScoreDiff)
+			x.Recall = min(x.Recall, r.Recall)
 		}
-		if res.VerifiedTakeMs, err = bestTakeMs(cfg.Runs, path, takeRows, true); err != nil {
-			return nil, err
-		}
-		vf, err := vectorcol.OpenFile(path)
-		if err != nil {
-			return nil, err
-		}
-		sec, err = BestOf(cfg.Runs, func() error {
-			var e error
-			ans.Verified, e = vf.Search(0, vectorSearchMetric, one, cfg.K)
-			return e
-		})
-		vf.Close()
-		if err != nil {
-			return nil, err
-		}
-		res.VerifiedSearchMs = sec * 1e3
-		res.VerifiedSearchFloorRatio = sec / here
-		rep.Results = append(rep.Results, res)
-		answers = append(answers, ans)
+		rep.Results = append(rep.Results, x)
 		// The peak-scaling files (the run's last encoding and codec) stay
 		// until measurePeakScaling has searched them again; the temporary
 		// directory goes at the end.
-		keep := res.Writer == "lab" && res.Encoding == cfg.Encodings[len(cfg.Encodings)-1].String() && res.Codec == cfg.Codecs[len(cfg.Codecs)-1].String()
+		keep := x.Writer == "lab" && x.Encoding == cfg.Encodings[len(cfg.Encodings)-1].String() && x.Codec == cfg.Codecs[len(cfg.Codecs)-1].String()
 		if cfg.Dir == "" && !keep {
-			os.Remove(path)
+			os.Remove(cb.path)
 		}
-	}
-	progress("checking every configuration's top-%d against brute force over the dataset", cfg.K)
-	if err := checkVectorAnswers(cfg, dataSum, batch, rep.Results, answers); err != nil {
-		return nil, err
 	}
 	if err := rep.measurePeakScaling(cfg, dir, one); err != nil {
 		return nil, err

@@ -1,11 +1,12 @@
 package bench
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/coltype-lab/lab/bench/peers"
 	"github.com/coltype-lab/lab/formats/parquet/vectorcol"
-	"github.com/coltype-lab/lab/types/vector"
 )
 
 // vectorAgreeConfig is a small run over two layouts, uncompressed PLAIN.
@@ -47,41 +48,41 @@ func TestRunVectorBenchAgreement(t *testing.T) {
 func TestRunVectorBenchWrongNeighbours(t *testing.T) {
 	// wrongID puts, at rank 0 of query qi, the row ranked last, keeping
 	// rank 0's score: a different id whose own score is not the truth's.
-	wrongID := func(res [][]vector.Result, qi int) {
-		r := res[qi]
-		r[0].ID = r[len(r)-1].ID
-		r[len(r)-1].ID = r[0].ID + 1 // no repeat: the check must reach the score
+	wrongID := func(hits []peers.Hits, qi int) {
+		ids := hits[qi].IDs
+		ids[0] = ids[len(ids)-1]
+		ids[len(ids)-1] = ids[0] + 1 // no repeat: the check must reach the score
 	}
 	tests := []struct {
-		name, config string
-		spoil        func(*vectorAnswers)
-		want         []string
+		name, run string
+		spoil     func([]peers.Hits)
+		want      []string
 	}{
-		{"single", "flba/plain/none", func(a *vectorAnswers) { wrongID(a.Single, 0) },
+		{"single", "flba/plain/none single-query search", func(h []peers.Hits) { wrongID(h, 0) },
 			[]string{"flba/plain/none single-query search disagrees with the brute force on query 0: rank 0"}},
-		{"batch", "list/plain/none", func(a *vectorAnswers) { wrongID(a.Batch, 5) },
+		{"batch", "list/plain/none batch search", func(h []peers.Hits) { wrongID(h, 5) },
 			[]string{"list/plain/none batch search disagrees with the brute force on query 5"}},
-		{"verified", "list/plain/none", func(a *vectorAnswers) { wrongID(a.Verified, 0) },
+		{"verified", "list/plain/none verified single-query search", func(h []peers.Hits) { wrongID(h, 0) },
 			[]string{"list/plain/none verified single-query search disagrees"}},
-		{"missing hit", "flba/plain/none", func(a *vectorAnswers) { a.Batch[2] = a.Batch[2][:3] },
+		{"missing hit", "flba/plain/none batch search", func(h []peers.Hits) { h[2].IDs, h[2].Scores = h[2].IDs[:3], h[2].Scores[:3] },
 			[]string{"flba/plain/none batch search disagrees with the brute force on query 2: 3 ids"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			spoiled := 0
-			vectorAnswersHook = func(config string, a *vectorAnswers) {
-				if config == tt.config {
+			vectorAnswersHook = func(run string, hits []peers.Hits) {
+				if run == tt.run {
 					spoiled++
-					tt.spoil(a)
+					tt.spoil(hits)
 				}
 			}
 			defer func() { vectorAnswersHook = nil }()
 			rep, err := RunVectorBench(vectorAgreeConfig())
 			if spoiled != 1 {
-				t.Fatalf("the hook saw %s %d times, want once", tt.config, spoiled)
+				t.Fatalf("the hook saw %s %d times, want once", tt.run, spoiled)
 			}
 			if err == nil {
-				t.Fatalf("a wrong neighbour in %s passed: %+v", tt.config, rep.Results)
+				t.Fatalf("a wrong neighbour in %s passed: %+v", tt.run, rep.Results)
 			}
 			for _, w := range tt.want {
 				if !strings.Contains(err.Error(), w) {
@@ -94,5 +95,24 @@ func TestRunVectorBenchWrongNeighbours(t *testing.T) {
 				t.Errorf("%d disagreements reported, want 1: %v", n, err)
 			}
 		})
+	}
+}
+
+// TestVectorCheckData: the data the check compares with is the dataset
+// regenerated from the seed, refused when it is not the one written.
+func TestVectorCheckData(t *testing.T) {
+	cfg := vectorAgreeConfig()
+	cfg.Dataset, cfg.Clusters, cfg.Seed = "clustered", 64, 1
+	want, _, err := Dataset(cfg.Dataset, cfg.Size.N, cfg.Size.Dim, cfg.Clusters, 0, cfg.Seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := vectorCheckData(cfg, datasetChecksum(want))()
+	if err != nil || data.Dim != cfg.Size.Dim || !slices.Equal(data.Data, want) {
+		t.Fatalf("regenerated %d × %d, %v", data.Rows(), data.Dim, err)
+	}
+	want[7]++ // the dataset written differed
+	if _, err := vectorCheckData(cfg, datasetChecksum(want))(); err == nil || !strings.Contains(err.Error(), "is not the one written") {
+		t.Errorf("a different dataset: %v", err)
 	}
 }
