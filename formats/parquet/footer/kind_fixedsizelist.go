@@ -244,17 +244,9 @@ func (fixedSizeListKind) annotate(meta *FileMetaData, tree *schemaTree, i int, a
 // assigned, and a writer may have picked another. Members that do not
 // decode as FixedSizeListType are left to the other kinds.
 func (fixedSizeListKind) recognise(meta *FileMetaData, tree *schemaTree, m *mirror, i int) (Annotation, bool) {
-	t := fixedSizeListAt(meta, tree, m, i)
-	if t == nil {
-		return Annotation{}, false
-	}
-	return Annotation{Kind: KindFixedSizeList, ID: t.FieldID(), VectorLength: t.NumValues, Element: t.Type.String()}, true
-}
-
-func fixedSizeListAt(meta *FileMetaData, tree *schemaTree, m *mirror, i int) *FixedSizeListType {
 	el := &meta.Schema[i]
 	if el.IsGroup() || el.LogicalType.Value == nil {
-		return nil
+		return Annotation{}, false
 	}
 	ids := []int16{PR241FixedSizeListID, DefaultFixedSizeListID}
 	if m != nil {
@@ -265,15 +257,18 @@ func fixedSizeListAt(meta *FileMetaData, tree *schemaTree, m *mirror, i int) *Fi
 			}
 		}
 	}
+	found := func(t *FixedSizeListType) (Annotation, bool) {
+		return Annotation{Kind: KindFixedSizeList, ID: t.FieldID(), VectorLength: t.NumValues, Element: t.Type.String()}, true
+	}
 	for _, id := range ids {
 		if t, ok, err := AsFixedSizeList(el.LogicalType.Value, id); ok && err == nil {
-			return t
+			return found(t)
 		}
 	}
 	if u, isUnknown := el.LogicalType.Value.(*UnknownLogicalType); isUnknown {
 		if t, ok, err := AsFixedSizeList(u, u.ID); ok && err == nil && CheckFixedSizeList(t, el) == nil {
-			return t
+			return found(t)
 		}
 	}
-	return nil
+	return Annotation{}, false
 }
