@@ -15,8 +15,8 @@ import (
 	"github.com/apache/iceberg-go"
 
 	"github.com/coltype-lab/lab/data"
-	_ "github.com/coltype-lab/lab/formats/avro"               // registers (AVRO, *data.Record), (AVRO, data.PositionDelete)
-	_ "github.com/coltype-lab/lab/formats/parquet"            // registers the PARQUET models
+	_ "github.com/coltype-lab/lab/formats/avro"          // registers (AVRO, *data.Record), (AVRO, data.PositionDelete)
+	_ "github.com/coltype-lab/lab/formats/parquet"       // registers the PARQUET models
 	_ "github.com/coltype-lab/lab/formats/parquet/arrow" // registers (PARQUET, arrow.RecordBatch)
 	"github.com/coltype-lab/lab/registry"
 )
