@@ -54,16 +54,12 @@ func aheadFile(t testing.TB, rows, perGroup int) string {
 // aheadIDs projects aheadSchema to its id column.
 var aheadIDs = iceberg.NewSchema(0, aheadSchema.Field(0))
 
-// eachAhead reads path (projected to project when not nil; reused
-// containers when reuse) with checking ahead on or off, handing each
-// record to fn, and returns the error that ended the read: io.EOF at the
-// end.
-func eachAhead(path string, project *iceberg.Schema, on, reuse bool, fn func(*data.Record)) error {
-	defer func(old bool) { checkAheadOn = old }(checkAheadOn)
-	checkAheadOn = on
+// buildReader is the record reader of path, projected to project when
+// not nil, with reused containers when reuse.
+func buildReader(path string, project *iceberg.Schema, reuse bool) (*recordReader, error) {
 	b, err := registry.NewReadBuilder[*data.Record](registry.PARQUET, registry.LocalInput(path))
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if project != nil {
 		b.Project(project)
@@ -72,6 +68,20 @@ func eachAhead(path string, project *iceberg.Schema, on, reuse bool, fn func(*da
 		b.ReuseContainers()
 	}
 	r, err := b.Build()
+	if err != nil {
+		return nil, err
+	}
+	return r.(*recordReader), nil
+}
+
+// eachAhead reads path (projected to project when not nil; reused
+// containers when reuse) with checking ahead on or off, handing each
+// record to fn, and returns the error that ended the read: io.EOF at the
+// end.
+func eachAhead(path string, project *iceberg.Schema, on, reuse bool, fn func(*data.Record)) error {
+	defer func(old bool) { checkAheadOn = old }(checkAheadOn)
+	checkAheadOn = on
+	r, err := buildReader(path, project, reuse)
 	if err != nil {
 		return err
 	}
@@ -177,11 +187,7 @@ func TestCheckAheadKeepsEarlierRows(t *testing.T) {
 		})
 	}
 	path := aheadFile(t, 1000, perGroup)
-	b, err := registry.NewReadBuilder[*data.Record](registry.PARQUET, registry.LocalInput(path))
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := b.Build()
+	r, err := buildReader(path, nil, false)
 	if err != nil {
 		t.Fatal(err)
 	}

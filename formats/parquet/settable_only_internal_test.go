@@ -6,10 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/apache/iceberg-go"
 	pq "github.com/parquet-go/parquet-go"
 
 	"github.com/coltype-lab/lab/data"
-	"github.com/coltype-lab/lab/registry"
 )
 
 // panickingValues stands in for parquet-go decoding a hostile page: it
@@ -31,19 +31,15 @@ func TestSettableOnlyReadRecoversInFill(t *testing.T) {
 		project bool
 	}{{"every column", false}, {"one column", true}} {
 		t.Run(tc.name, func(t *testing.T) {
-			b, err := registry.NewReadBuilder[*data.Record](registry.PARQUET, registry.LocalInput(path))
-			if err != nil {
-				t.Fatal(err)
-			}
+			var project *iceberg.Schema
 			if tc.project {
-				b.Project(aheadIDs)
+				project = aheadIDs
 			}
-			rd, err := b.Build()
+			r, err := buildReader(path, project, false)
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer rd.Close()
-			r := rd.(*recordReader)
+			defer r.Close()
 			if !r.settableOnly {
 				t.Fatal("a projection of primitives reads with the per-row recover")
 			}
