@@ -15,10 +15,11 @@ import (
 // per row, whose API allocates (a Builder from a Metadata builds a map of
 // the whole dictionary; Value.Value boxes; Builder.Build copies the
 // metadata). arrow-go stays the codec of record: every value byte read
-// from a file is validated by variant.NewWithMetadata before it is returned
-// (a value the reader assembles from typed columns around such bytes is the
-// lab's own encoding, see Assembled), and every value written was
-// validated by Decode first. These helpers only
+// from a file is validated before it is returned, by
+// variant.NewWithMetadata or by ExactChecker, which gives its verdict and
+// is fuzzed against it (a value the reader assembles from typed columns
+// around such bytes is the lab's own encoding, see Assembled), and every
+// value written was validated by Decode or by the exact walks first. These helpers only
 // walk headers and offsets (VariantEncoding.md "Value encoding"); they check
 // bounds and return errors, never panic, on bytes that lie.
 

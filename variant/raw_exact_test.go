@@ -91,3 +91,70 @@ func FuzzExactSizeMatchesArrow(f *testing.F) {
 		checkExactSize(t, meta, b)
 	})
 }
+
+// checkChecker fails t unless ExactChecker and arrow-go's validation give
+// value the same verdict under meta.
+func checkChecker(t *testing.T, c *ExactChecker, metaBytes, value []byte) {
+	t.Helper()
+	meta, err := DecodeMetadata(metaBytes)
+	if err != nil {
+		return
+	}
+	_, arrowErr := DecodeValue(meta, value)
+	exactErr := c.Check(meta, KeyRanks(meta), value)
+	if (exactErr == nil) != (arrowErr == nil) {
+		t.Fatalf("meta %x value %x: arrow-go says %v, ExactChecker %v", metaBytes, value, arrowErr, exactErr)
+	}
+}
+
+// TestCheckerMatchesArrow: the checker accepts the values arrow-go builds,
+// and refuses what arrow-go refuses among hand-made breakages of them and
+// the fuzz seeds, one checker reused across all of them (its scratch must
+// not carry a verdict over).
+func TestCheckerMatchesArrow(t *testing.T) {
+	var c ExactChecker
+	for _, text := range []string{
+		`{"a": 1, "b": [1, "x", {"c": null}], "d": {"e": {"f": [[], {}]}}}`,
+		`[{"z": 1, "y": 2}, {"y": 3}, 4.5, "a long string that is not a short string at all, more than sixty-three bytes"]`,
+		`{"k": "v"}`, `[]`, `{}`, `7`,
+	} {
+		v, err := variant.ParseJSON(text, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		meta, value := v.Metadata().Bytes(), v.Bytes()
+		m, err := DecodeMetadata(meta)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Check(m, KeyRanks(m), value); err != nil {
+			t.Fatalf("%s: %v", text, err)
+		}
+		// Every single-byte change and every truncation.
+		b := make([]byte, len(value))
+		for i := range value {
+			for _, x := range []byte{0, 1, 2, 3, 0x80, 0xFF, value[i] + 1, value[i] - 1} {
+				copy(b, value)
+				b[i] = x
+				checkChecker(t, &c, meta, b)
+			}
+			checkChecker(t, &c, meta, value[:i])
+		}
+	}
+	// Deeper than arrow-go allows: the checker hands it to arrow-go.
+	deep := nestedArrays(1100)
+	if len(deep) <= DepthFreeBytes {
+		t.Fatalf("nestedArrays(1100) is %d bytes", len(deep))
+	}
+	checkChecker(t, &c, emptyMeta, deep)
+}
+
+// FuzzCheckerMatchesArrow: the checker and arrow-go agree on any metadata
+// and value bytes.
+func FuzzCheckerMatchesArrow(f *testing.F) {
+	seedVariants(f)
+	var c ExactChecker
+	f.Fuzz(func(t *testing.T, meta, value []byte) {
+		checkChecker(t, &c, meta, value)
+	})
+}

@@ -14,9 +14,9 @@ import (
 // The reader's fast path: a row's value is encoded straight from the
 // leveled column values into an arena, the typed columns converted by
 // variant.AppendRawFromParquet, the residual bytes copied, the objects'
-// field ids taken from the row's metadata. arrow-go validates every
-// residual value, the bytes that come from the file, where fastPair reads
-// it; the value assembled around them is the lab's own encoding and is
+// field ids taken from the row's metadata. Every residual value, the bytes
+// that come from the file, is validated where fastPair reads it, with
+// arrow-go's verdict (variant.ExactChecker, fuzzed against arrow-go); the value assembled around them is the lab's own encoding and is
 // returned unvalidated (variant.Assembled), except under a layout nested
 // deeper than trustedLayoutDepth, where arrow-go validates the whole
 // value as variant.Reconstruct validates what it built. Metadata is parsed
@@ -129,6 +129,7 @@ func (a *valueArena) copy(b []byte) []byte {
 type vassembler struct {
 	cache metaCache
 	arena valueArena
+	check variant.ExactChecker
 	// trust is 1 when assembled values skip validation
 	// (trustAssembled), -1 when not, 0 before the first row.
 	trust int8
@@ -278,10 +279,11 @@ func (vr *variantRead) fastPair(e *metaEntry, l *variant.Layout, value, typed *v
 			if residual == nil {
 				residual = []byte{}
 			}
-			// Bytes from the file: arrow-go validates them here, since
-			// fastRow does not validate the value they go into.
+			// Bytes from the file: validated here, with arrow-go's verdict
+			// (variant.ExactChecker), since fastRow does not validate the
+			// value they go into.
 			if vr.trustAssembled() {
-				if _, err := pvariant.NewWithMetadata(e.meta, residual); err != nil {
+				if err := vr.asm.check.Check(e.meta, e.keyRanks(), residual); err != nil {
 					return out, false, errSlow
 				}
 			}
