@@ -97,6 +97,25 @@ type footerReader struct {
 	cfg  *config
 	// window, when set, is the row groups to decode (ReadFooterRowGroups).
 	window *RowGroupWindow
+	// groupEnds are where the row groups end, when the scan was shaped
+	// (a strict window).
+	groupEnds []int
+	nextEnd   int
+}
+
+// skipRowGroup steps over the row group the reader is at, which the
+// shaped scan has checked: it ends at the first of groupEnds past the
+// reader (the ends ascend; a footer that repeats row_groups has them all).
+func (r *footerReader) skipRowGroup() error {
+	at := r.BytesRead()
+	for r.nextEnd < len(r.groupEnds) && r.groupEnds[r.nextEnd] <= at {
+		r.nextEnd++
+	}
+	if r.nextEnd == len(r.groupEnds) {
+		return fmt.Errorf("the scan found no row group at footer byte %d", at)
+	}
+	_, err := r.Discard(r.groupEnds[r.nextEnd] - at)
+	return err
 }
 
 // Discard is promoted explicitly: parquet-go skips binary values through it
@@ -137,7 +156,13 @@ func decode(footer []byte, opts []Option, window *RowGroupWindow) (meta *decoded
 		return nil, nil, err
 	}
 	data := bytes.Clone(footer)
-	n, err := ScanStruct(data)
+	// A strict window checks the row groups by their shape in the scan
+	// instead of decoding the ones outside it (rowGroupWindow).
+	var shape *wireShape
+	if window != nil && window.Strict {
+		shape = rowGroupsShape
+	}
+	n, groupEnds, err := scanShaped(data, shape)
 	if err != nil {
 		var se *scanError
 		if errors.As(err, &se) {
@@ -145,7 +170,7 @@ func decode(footer []byte, opts []Option, window *RowGroupWindow) (meta *decoded
 		}
 		return nil, nil, &DecodeError{Offset: -1, FileOffset: -1, Err: err}
 	}
-	r := &footerReader{BytesReader: compact.NewReaderFromBytes(data[:n]), data: data[:n], cfg: cfg, window: window}
+	r := &footerReader{BytesReader: compact.NewReaderFromBytes(data[:n]), data: data[:n], cfg: cfg, window: window, groupEnds: groupEnds}
 	defer func() {
 		// parquet-go's codec should return errors, not panic, on any input;
 		// should it ever panic, it is still bad input to the caller.

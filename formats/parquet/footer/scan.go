@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"strings"
 )
 
 // maxNesting bounds how deep thrift containers may nest in a footer. The
@@ -43,6 +44,26 @@ type scanFrame struct {
 	elem, val byte // element (list) or key/value (map) types
 	remaining int  // elements (list) or keys+values (map) still to read
 	lastID    int
+	// shape is a struct's expected shape (scanShaped), elemField a list's
+	// expected element; nil where nothing is expected. seen marks the
+	// shape's required fields read so far.
+	shape     *wireShape
+	elemField *wireField
+	seen      uint64
+	size      int    // a list's element count
+	noun      string // what a list's elements are called in errors
+}
+
+// shapeError is a departure from the strict decode's shape at offset at,
+// prefixed with the list elements (row groups) it lies in.
+func shapeError(stack []scanFrame, at int, format string, args ...any) error {
+	var where strings.Builder
+	for _, f := range stack {
+		if f.kind == ctList && f.noun != "" {
+			fmt.Fprintf(&where, "%s %d: ", f.noun, f.size-f.remaining-1)
+		}
+	}
+	return &scanError{offset: at, msg: where.String() + fmt.Sprintf(format, args...)}
 }
 
 // ScanStruct walks one compact-protocol struct at the start of data without
@@ -51,6 +72,22 @@ type scanFrame struct {
 // the decoder never allocates for elements that are not there), the types,
 // and the nesting depth.
 func ScanStruct(data []byte) (int, error) {
+	n, _, err := scanShaped(data, nil)
+	return n, err
+}
+
+// scanShaped is ScanStruct that also holds the struct to shape, as the
+// strict decode does (wireShape): a known field of another wire type, a
+// list of another element type or a missing required field is an error,
+// and every 16- or 32-bit integer must fit its width. ends are where the
+// elements of the shape's named list (the row groups) end, so that a
+// decoder can step over them without scanning them again.
+func scanShaped(data []byte, shape *wireShape) (_ int, ends []int, err error) {
+	n, err := scanShapedInto(data, shape, &ends)
+	return n, ends, err
+}
+
+func scanShapedInto(data []byte, shape *wireShape, ends *[]int) (int, error) {
 	pos := 0
 	fail := func(at int, format string, args ...any) (int, error) {
 		return 0, &scanError{offset: at, msg: fmt.Sprintf(format, args...)}
@@ -74,9 +111,10 @@ func ScanStruct(data []byte) (int, error) {
 		return nil
 	}
 
-	stack := []scanFrame{{kind: ctStruct}}
-	// value consumes one value of type t, pushing a frame for containers.
-	value := func(t byte, inContainer bool) error {
+	stack := []scanFrame{{kind: ctStruct, shape: shape}}
+	// value consumes one value of type t, pushing a frame for containers;
+	// want is what the shape expects of it (nil: nothing).
+	value := func(t byte, inContainer bool, want *wireField) error {
 		at := pos
 		switch t {
 		case ctTrue, ctFalse:
@@ -87,7 +125,18 @@ func ScanStruct(data []byte) (int, error) {
 		case ctByte:
 			return need(1, "byte")
 		case ctI16, ctI32, ctI64:
-			_, _, err := uvarint("integer")
+			v, _, err := uvarint("integer")
+			// The decoder reads (or skips) a 16- or 32-bit integer as
+			// that width, and refuses one that does not fit.
+			if err == nil && shape != nil && t != ctI64 {
+				x, bits := int64(v>>1)^-int64(v&1), 32
+				if t == ctI16 {
+					bits = 16
+				}
+				if x < -1<<(bits-1) || x >= 1<<(bits-1) {
+					return &scanError{offset: at, msg: fmt.Sprintf("int%d value %d is out of range", bits, x)}
+				}
+			}
 			return err
 		case ctDouble:
 			return need(8, "double")
@@ -111,7 +160,11 @@ func ScanStruct(data []byte) (int, error) {
 		}
 		switch t {
 		case ctStruct:
-			stack = append(stack, scanFrame{kind: ctStruct})
+			f := scanFrame{kind: ctStruct}
+			if want != nil {
+				f.shape = want.sub
+			}
+			stack = append(stack, f)
 		case ctList, ctSet:
 			if pos >= len(data) {
 				return &scanError{offset: pos, msg: "list header is cut off by the end of the footer"}
@@ -132,7 +185,16 @@ func ScanStruct(data []byte) (int, error) {
 			if size > 0 && (elem == ctStop || elem > ctUUID) {
 				return &scanError{offset: at, msg: fmt.Sprintf("list element type %d is not a thrift type", elem)}
 			}
-			stack = append(stack, scanFrame{kind: ctList, elem: elem, remaining: int(size)})
+			f := scanFrame{kind: ctList, elem: elem, remaining: int(size)}
+			if want != nil && want.elem != nil {
+				// The strict decode checks the element type of an empty
+				// list too.
+				if !want.elem.accepts(elem) && (size > 0 || !want.anyEmpty) {
+					return shapeError(stack, at, "type mismatch: a list of %s holds %s elements", compactTypeName(want.elem.typ), compactTypeName(elem))
+				}
+				f.elemField, f.size, f.noun = want.elem, int(size), want.noun
+			}
+			stack = append(stack, f)
 		case ctMap:
 			size, _, err := uvarint("map size")
 			if err != nil {
@@ -165,7 +227,13 @@ func ScanStruct(data []byte) (int, error) {
 			b := data[pos]
 			pos++
 			if b == ctStop {
+				if sh := top.shape; sh != nil && top.seen != sh.required {
+					return 0, shapeError(stack, at, "missing field: %s lacks a required field (%s)", sh.name, sh.missing(top.seen))
+				}
 				stack = stack[:len(stack)-1]
+				if k := len(stack) - 1; k >= 0 && stack[k].noun != "" {
+					*ends = append(*ends, pos)
+				}
 				continue
 			}
 			id := top.lastID + int(b>>4)
@@ -180,8 +248,24 @@ func ScanStruct(data []byte) (int, error) {
 				return fail(at, "field id %d is out of range", id)
 			}
 			top.lastID = id
-			if err := value(b&0x0f, false); err != nil {
+			t := b & 0x0f
+			var want, wrong *wireField
+			sh := top.shape
+			if sh != nil {
+				if want = sh.field(id); want != nil {
+					if want.accepts(t) {
+						top.seen |= want.bit
+					} else {
+						want, wrong = nil, want
+					}
+				}
+			}
+			// A value's own faults (a length past the end) come first.
+			if err := value(t, false, want); err != nil {
 				return 0, err
+			}
+			if wrong != nil {
+				return 0, shapeError(stack, at, "type mismatch: field %d of %s is %s, not %s", id, sh.name, compactTypeName(t), compactTypeName(wrong.typ))
 			}
 		case ctList:
 			if top.remaining == 0 {
@@ -189,7 +273,7 @@ func ScanStruct(data []byte) (int, error) {
 				continue
 			}
 			top.remaining--
-			if err := value(top.elem, true); err != nil {
+			if err := value(top.elem, true, top.elemField); err != nil {
 				return 0, err
 			}
 		case ctMap:
@@ -202,7 +286,7 @@ func ScanStruct(data []byte) (int, error) {
 				t = top.elem
 			}
 			top.remaining--
-			if err := value(t, true); err != nil {
+			if err := value(t, true, nil); err != nil {
 				return 0, err
 			}
 		}

@@ -16,9 +16,10 @@ import (
 // decoded, unless Strict is set.
 type RowGroupWindow struct {
 	First, Count int
-	// Strict decodes the row groups outside the window too, into one
-	// scratch value that is reused, so that they get the strict decode's
-	// checks (a field of the wrong type is an error) without being held.
+	// Strict gives the row groups outside the window the strict decode's
+	// checks (a field of the wrong type is an error) without decoding
+	// them: the footer's scan holds them to the shape the strict decode
+	// expects (wireShape), and the decode steps over their bytes.
 	Strict bool
 }
 
@@ -118,18 +119,15 @@ func (rowGroupWindow) DecodeFunc(cache thrift.DecodeFuncCache) thrift.DecodeFunc
 		out.first, out.total = first, total
 		out.groups = make(thrift.Slice[RowGroup], end-first)
 		skip := reflect.New(emptyStructType).Elem()
-		var scratch reflect.Value
-		if win.Strict {
-			scratch = reflect.New(reflect.TypeFor[RowGroup]()).Elem()
-		}
+		fr, spans := r.(*footerReader)
 		for i := range total {
 			switch {
 			case i >= first && i < end:
 				err = decodeGroup(r, reflect.ValueOf(&out.groups[i-first]).Elem(), flags)
-			case win.Strict:
-				// The decoder reuses the scratch value's slices and
-				// clears the fields a row group lacks.
-				err = decodeGroup(r, scratch, flags)
+			case win.Strict && spans:
+				// The scan has checked the group as the strict decode
+				// would (rowGroupsShape): step over its bytes.
+				err = fr.skipRowGroup()
 			default:
 				err = skipGroup(r, skip, flags)
 			}
