@@ -30,6 +30,8 @@ type fastShred struct {
 	validated bool
 	// entry is the walked value's checked metadata.
 	entry *metaEntry
+	// check validates the spans the walk copies as bytes.
+	check variant.ExactChecker
 }
 
 // shredFrame is the scratch of one object being shredded.
@@ -105,22 +107,16 @@ func (s *shredder) shredFast(p *vpair, meta pvariant.Metadata, b []byte, rep, de
 }
 
 // checkSpan validates b as exactly one value, unless the whole value was
-// validated before the walk (fastShred.validated): a primitive or short
-// string by its exact size (variant.ExactSize, which gives arrow-go's
-// verdict on every header: TestExactSizeMatchesArrow), anything else by
-// arrow-go. A call to arrow-go's validation costs about 400 ns however
+// validated before the walk (fastShred.validated), with arrow-go's verdict
+// (variant.ExactChecker: exact walks of the containers, ExactSize of the
+// primitives, which TestExactSizeMatchesArrow holds to arrow-go on every
+// header). A call to arrow-go's validation costs about 400 ns however
 // small the value, most of a shredded object's residual field.
 func (s *shredder) checkSpan(p *vpair, meta pvariant.Metadata, b []byte) error {
 	if s.fast.validated {
 		return nil
 	}
-	if len(b) > 0 && b[0]&3 < 2 {
-		if err := variant.ExactSize(b); err != nil {
-			return fmt.Errorf("column %q: invalid variant: %w", p.path, err)
-		}
-		return nil
-	}
-	if _, err := variant.DecodeValue(meta, b); err != nil {
+	if err := s.fast.check.Check(meta, s.fast.entry.keyRanks(), b); err != nil {
 		return fmt.Errorf("column %q: invalid variant: %w", p.path, err)
 	}
 	return nil
