@@ -29,7 +29,6 @@ type wireShape struct {
 	fields []*wireField // by field id; nil for ids the decoder skips
 	// required is the set of required fields, as bits (wireField.bit).
 	required uint64
-	union    bool
 }
 
 // field is the shape's field id, nil when the decoder does not know it.
@@ -106,7 +105,6 @@ func shapeOfStruct(t reflect.Type, seen map[reflect.Type]*wireShape) *wireShape 
 	s := &wireShape{name: t.String()}
 	seen[t] = s
 	if reflect.PointerTo(t).Implements(thriftUnionType) {
-		s.union = true
 		for _, m := range reflect.New(t).Interface().(thrift.Union).UnionMembers() {
 			mt := reflect.TypeOf(m)
 			s.add(m.FieldID(), &wireField{typ: ctStruct, sub: shapeOfStruct(mt.Elem(), seen)})
