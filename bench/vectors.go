@@ -145,6 +145,7 @@ type VectorBenchReport struct {
 	Results        []VectorBenchResult
 	Peak           []PeakScaling
 	Verdicts       []VectorVerdict
+	Load           string // /proc/loadavg at the start and the end
 }
 
 // RunVectorBench writes the dataset in every layout × encoding × codec and
@@ -195,7 +196,7 @@ func RunVectorBench(cfg VectorBenchConfig) (*VectorBenchReport, error) {
 		defer os.RemoveAll(d)
 		dir = d
 	}
-	rep := &VectorBenchReport{Size: cfg.Size.Name, N: n, Dim: dim, K: cfg.K, Dataset: cfg.Dataset, RawBytes: cfg.Size.Bytes()}
+	rep := &VectorBenchReport{Size: cfg.Size.Name, N: n, Dim: dim, K: cfg.K, Dataset: cfg.Dataset, RawBytes: cfg.Size.Bytes(), Load: loadAverage()}
 	raw := float64(cfg.Size.Bytes())
 	r := rand.New(rand.NewPCG(cfg.Seed, 9))
 	takeRows := make([]int64, cfg.TakeRows)
@@ -351,6 +352,7 @@ func RunVectorBench(cfg VectorBenchConfig) (*VectorBenchReport, error) {
 		return nil, err
 	}
 	rep.Verdicts = rep.verdicts()
+	rep.Load += " / " + loadAverage()
 	return rep, nil
 }
 
@@ -744,6 +746,9 @@ func (r *VectorBenchReport) Markdown() string {
 	lo, hi := r.floorRange()
 	fmt.Fprintf(&b, "Dataset %s %s (%d × %d float32, %.1f MB raw); floor %.2f GB/s (%.3f ms) at the start; timed again beside each configuration's search, %.3f–%.3f ms (floor ms), which that row's ratios divide by.\n\n",
 		r.Dataset, r.Size, r.N, r.Dim, float64(r.RawBytes)/1e6, r.Floor.GBps, r.Floor.Seconds*1e3, lo, hi)
+	if r.Load != "" {
+		fmt.Fprintf(&b, "Load average at the start and the end: %s.\n\n", r.Load)
+	}
 	b.WriteString("Targets (issues 4 and 14); scans as a ratio to the floors of this run:\n\n")
 	for _, v := range r.Verdicts {
 		mark := "not measured in this run"

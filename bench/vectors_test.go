@@ -37,6 +37,10 @@ func TestRunVectorBenchQuick(t *testing.T) {
 	if !(rep.WriteFloorMBps > 0) {
 		t.Errorf("durable-write floor %v", rep.WriteFloorMBps)
 	}
+	// The machine's load is part of the result: at the start and the end.
+	if strings.Count(rep.Load, " / ") != 1 || !strings.Contains(md, "Load average at the start and the end: "+rep.Load) {
+		t.Errorf("load %q is not in the report", rep.Load)
+	}
 	for _, x := range rep.Results {
 		// The writer's own rate includes less work than the durable one.
 		if x.Writer == "lab" && !(x.EncodeMBps >= x.WriteMBps) {
