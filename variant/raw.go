@@ -19,9 +19,10 @@ import (
 // variant.NewWithMetadata or by ExactChecker, which gives its verdict and
 // is fuzzed against it (a value the reader assembles from typed columns
 // around such bytes is the lab's own encoding, see Assembled), and every
-// value written was validated by Decode or by the exact walks first. These helpers only
-// walk headers and offsets (VariantEncoding.md "Value encoding"); they check
-// bounds and return errors, never panic, on bytes that lie.
+// value written was validated by Decode or by the exact walks first. These
+// helpers only walk headers and offsets (VariantEncoding.md "Value
+// encoding"); they check bounds and return errors, never panic, on bytes
+// that lie.
 
 var errShort = errors.New("invalid variant value: truncated")
 

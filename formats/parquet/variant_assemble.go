@@ -16,8 +16,9 @@ import (
 // variant.AppendRawFromParquet, the residual bytes copied, the objects'
 // field ids taken from the row's metadata. Every residual value, the bytes
 // that come from the file, is validated where fastPair reads it, with
-// arrow-go's verdict (variant.ExactChecker, fuzzed against arrow-go); the value assembled around them is the lab's own encoding and is
-// returned unvalidated (variant.Assembled), except under a layout nested
+// arrow-go's verdict (variant.ExactChecker, fuzzed against arrow-go); the
+// value assembled around them is the lab's own encoding and is returned
+// unvalidated (variant.Assembled), except under a layout nested
 // deeper than trustedLayoutDepth, where arrow-go validates the whole
 // value as variant.Reconstruct validates what it built. Metadata is parsed
 // and checked once per distinct metadata

@@ -162,7 +162,8 @@ func decode(footer []byte, opts []Option, window *RowGroupWindow) (meta *decoded
 	if window != nil && window.Strict {
 		shape = rowGroupsShape
 	}
-	n, groupEnds, err := scanShaped(data, shape)
+	var groupEnds []int
+	n, err := scanShaped(data, shape, &groupEnds)
 	if err != nil {
 		var se *scanError
 		if errors.As(err, &se) {

@@ -71,23 +71,16 @@ func shapeError(stack []scanFrame, at int, format string, args ...any) error {
 // decoder trusts: every length and container size against the bytes left (so
 // the decoder never allocates for elements that are not there), the types,
 // and the nesting depth.
-func ScanStruct(data []byte) (int, error) {
-	n, _, err := scanShaped(data, nil)
-	return n, err
-}
+func ScanStruct(data []byte) (int, error) { return scanShaped(data, nil, nil) }
 
 // scanShaped is ScanStruct that also holds the struct to shape, as the
 // strict decode does (wireShape): a known field of another wire type, a
 // list of another element type or a missing required field is an error,
-// and every 16- or 32-bit integer must fit its width. ends are where the
-// elements of the shape's named list (the row groups) end, so that a
-// decoder can step over them without scanning them again.
-func scanShaped(data []byte, shape *wireShape) (_ int, ends []int, err error) {
-	n, err := scanShapedInto(data, shape, &ends)
-	return n, ends, err
-}
-
-func scanShapedInto(data []byte, shape *wireShape, ends *[]int) (int, error) {
+// and every 16- or 32-bit integer must fit its width. When ends is not
+// nil, it receives where the elements of the shape's named list (the row
+// groups) end, so that a decoder can step over them without scanning them
+// again.
+func scanShaped(data []byte, shape *wireShape, ends *[]int) (int, error) {
 	pos := 0
 	fail := func(at int, format string, args ...any) (int, error) {
 		return 0, &scanError{offset: at, msg: fmt.Sprintf(format, args...)}
@@ -231,7 +224,7 @@ func scanShapedInto(data []byte, shape *wireShape, ends *[]int) (int, error) {
 					return 0, shapeError(stack, at, "missing field: %s lacks a required field (%s)", sh.name, sh.missing(top.seen))
 				}
 				stack = stack[:len(stack)-1]
-				if k := len(stack) - 1; k >= 0 && stack[k].noun != "" {
+				if k := len(stack) - 1; ends != nil && k >= 0 && stack[k].noun != "" {
 					*ends = append(*ends, pos)
 				}
 				continue

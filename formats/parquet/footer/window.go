@@ -103,7 +103,8 @@ func (rowGroupWindow) DecodeFunc(cache thrift.DecodeFuncCache) thrift.DecodeFunc
 	return func(r thrift.Reader, v reflect.Value, flags thrift.Flags) error {
 		out := v.Addr().Interface().(*rowGroupWindow)
 		win := AllRowGroups
-		if fr, ok := r.(*footerReader); ok && fr.window != nil {
+		fr, spans := r.(*footerReader)
+		if spans && fr.window != nil {
 			win = *fr.window
 		}
 		l, err := r.ReadList()
@@ -119,7 +120,6 @@ func (rowGroupWindow) DecodeFunc(cache thrift.DecodeFuncCache) thrift.DecodeFunc
 		out.first, out.total = first, total
 		out.groups = make(thrift.Slice[RowGroup], end-first)
 		skip := reflect.New(emptyStructType).Elem()
-		fr, spans := r.(*footerReader)
 		for i := range total {
 			switch {
 			case i >= first && i < end:
