@@ -346,12 +346,32 @@ func AppendObject(dst []byte, ids []uint32, values [][]byte) []byte {
 // order in data, as arrow-go's FinishObject keeps the order they were
 // appended in, so the two encode an object the same way.
 func AppendObjectSpans(dst []byte, ids []uint32, offsets []int, data []byte) []byte {
+	return append(appendObjectHeader(dst, ids, offsets, len(data)), data...)
+}
+
+// AppendObjectParts is AppendObjectSpans for field values that lie in
+// separate slices: data is the concatenation of parts, in their order.
+func AppendObjectParts(dst []byte, ids []uint32, offsets []int, parts [][]byte) []byte {
+	size := 0
+	for _, p := range parts {
+		size += len(p)
+	}
+	dst = appendObjectHeader(dst, ids, offsets, size)
+	for _, p := range parts {
+		dst = append(dst, p...)
+	}
+	return dst
+}
+
+// appendObjectHeader appends an object's header, field ids and offsets,
+// for field values of dataSize bytes.
+func appendObjectHeader(dst []byte, ids []uint32, offsets []int, dataSize int) []byte {
 	n := len(ids)
 	var maxID uint32
 	for _, id := range ids {
 		maxID = max(maxID, id)
 	}
-	idSize, offSize := intSize(int(maxID)), intSize(len(data))
+	idSize, offSize := intSize(int(maxID)), intSize(dataSize)
 	h := byte((idSize-1)<<4|(offSize-1)<<2) | basicObject
 	sizeBytes := 1
 	if n > math.MaxUint8 {
@@ -360,14 +380,23 @@ func AppendObjectSpans(dst []byte, ids []uint32, offsets []int, data []byte) []b
 	}
 	dst = append(dst, h)
 	dst = appendLE(dst, uint32(n), sizeBytes)
+	if idSize == 1 && offSize == 1 {
+		// The common case (ids and data under 256), a byte each.
+		for _, id := range ids {
+			dst = append(dst, byte(id))
+		}
+		for _, off := range offsets {
+			dst = append(dst, byte(off))
+		}
+		return append(dst, byte(dataSize))
+	}
 	for _, id := range ids {
 		dst = appendLE(dst, id, idSize)
 	}
 	for _, off := range offsets {
 		dst = appendLE(dst, uint32(off), offSize)
 	}
-	dst = appendLE(dst, uint32(len(data)), offSize)
-	return append(dst, data...)
+	return appendLE(dst, uint32(dataSize), offSize)
 }
 
 // AppendArrayHeader appends the header of an array of n elements whose

@@ -469,12 +469,28 @@ func (vr *variantRead) fastObject(e *metaEntry, l *variant.Layout, typed *vnode,
 // variantFieldIndex finds name among a layout's fields.
 func variantFieldIndex(fields []variant.Field, name string) int { return fieldIndex(fields, name) }
 
-// nextValue reads the next variant of vr: the fast path, or
-// variant.ReconstructWith for what it leaves. null reports a SQL NULL.
-func (vr *variantRead) nextValue(p variant.Policy) (pvariant.Value, bool, error) {
+// nextValue reads the next variant of vr: the column-wise assembly of a
+// top-level variant (nextBatched), or the row path. null reports a SQL
+// NULL; rows is how many rows the row group still has, this one included.
+func (vr *variantRead) nextValue(p variant.Policy, rows int64) (pvariant.Value, bool, error) {
+	if vr.topLevel && (p == variant.Refuse || p == variant.NullInvalid) && !variantReadSlow && !variantReadRows {
+		if vr.batch == nil && !vr.noBatch {
+			vr.batch, _ = vr.planBatch()
+			vr.noBatch = vr.batch == nil
+		}
+		if vr.batch != nil {
+			return vr.nextBatched(p, rows)
+		}
+	}
 	if err := vr.gather(); err != nil {
 		return pvariant.Value{}, false, err
 	}
+	return vr.rowValue(p)
+}
+
+// rowValue reads the row vr has gathered: the fast path, or
+// variant.ReconstructWith for what it leaves.
+func (vr *variantRead) rowValue(p variant.Policy) (pvariant.Value, bool, error) {
 	if (p == variant.Refuse || p == variant.NullInvalid) && !variantReadSlow {
 		v, null, err := vr.fastRow()
 		switch {

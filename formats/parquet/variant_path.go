@@ -379,6 +379,7 @@ func (p *readPlanner) variantSource(fv *fview) (*variantSource, bool, error) {
 	if err != nil {
 		return nil, false, fmt.Errorf("read %s: variant %q: %w", p.location, fv.path, err)
 	}
+	vr.topLevel = slices.Contains(p.tree.children, fv.node)
 	s := &variantSource{vr: vr, row: -1}
 	for _, n := range p.typed[fv.node] {
 		*n = rnode{kind: rVariantPath, path: n.path, vpath: n.vpath}
@@ -401,7 +402,7 @@ func (r *recordReader) sourceValue(s *variantSource) (pvariant.Value, bool, erro
 	if s.row == r.row {
 		return s.v, s.null, nil
 	}
-	v, null, err := s.vr.nextValue(r.variantPolicy)
+	v, null, err := s.vr.nextValue(r.variantPolicy, r.left)
 	var invalid *variant.InvalidAsNull
 	if err != nil && errors.As(err, &invalid) {
 		r.invalid = append(r.invalid, InvalidValue{Row: r.row, Column: s.vr.path, Err: invalid.Err})

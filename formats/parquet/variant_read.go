@@ -99,6 +99,13 @@ type variantRead struct {
 	asm     vassembler
 	// slowRows counts the rows variant.Reconstruct assembled.
 	slowRows int
+	// topLevel is set on a variant that is a field of the file's root,
+	// read once per row: its columns are read by nothing else, so they
+	// may be read a batch of rows ahead (nextBatched), by batch, or by
+	// the row path where noBatch says planBatch cannot.
+	topLevel bool
+	batch    *vbatch
+	noBatch  bool
 }
 
 // newVariantRead plans the read of the variant group fv. cursorOf makes
@@ -535,6 +542,7 @@ func ReadVariantPath(in registry.InputFile, column, path string) (*VariantPathRe
 		if err != nil {
 			return fmt.Errorf("read %s: %w", in.Location, err)
 		}
+		vr.topLevel = true
 		defer func() {
 			for _, c := range cursors {
 				c.close()
@@ -583,8 +591,8 @@ func ReadVariantPath(in registry.InputFile, column, path string) (*VariantPathRe
 					return err
 				}
 			}
-			for range rg.NumRows {
-				v, null, err := vr.nextValue(variant.Refuse)
+			for i := range rg.NumRows {
+				v, null, err := vr.nextValue(variant.Refuse, rg.NumRows-i)
 				if err != nil {
 					return fmt.Errorf("read %s: %w", in.Location, err)
 				}
