@@ -261,7 +261,9 @@ func (b *vbatch) fill(vr *variantRead, rows int) {
 		if b.colSpace[c] == 0 {
 			b.vals[c], err = cur.appendN(b.vals[c][:0], rows)
 			if err != nil {
-				b.fail(len(b.vals[c]), cur, err)
+				// The row path reads these columns while it assembles the
+				// row, and names the variant.
+				b.fail(len(b.vals[c]), cur, err, vr.path)
 			}
 			continue
 		}
@@ -275,7 +277,7 @@ func (b *vbatch) fill(vr *variantRead, rows int) {
 			if !errors.Is(err, io.EOF) {
 				r = max(r-1, 0)
 			}
-			b.fail(r, cur, err)
+			b.fail(r, cur, err, "")
 		}
 	}
 	b.rows = min(b.rows, b.errRow+1)
@@ -329,8 +331,9 @@ func (b *vbatch) fill(vr *variantRead, rows int) {
 	}
 }
 
-// fail records that column cur ends (or fails) at row r of the batch.
-func (b *vbatch) fail(r int, cur *cursor, err error) {
+// fail records that column cur ends (or fails) at row r of the batch;
+// variant names the variant column in the error, where the row path does.
+func (b *vbatch) fail(r int, cur *cursor, err error, variant string) {
 	if r >= b.errRow {
 		return
 	}
@@ -338,6 +341,9 @@ func (b *vbatch) fail(r int, cur *cursor, err error) {
 		err = errors.New("values end before the row group's rows do")
 	}
 	b.errRow, b.err = r, fmt.Errorf("column %q: %w", cur.path, err)
+	if variant != "" {
+		b.err = fmt.Errorf("variant column %q: %w", variant, b.err)
+	}
 }
 
 // prepareRows finds the null rows and each row's metadata.

@@ -25,48 +25,7 @@ import (
 // variant. Each must return values or an error naming the file, never
 // panic.
 func FuzzVariantRead(f *testing.F) {
-	sc := iceberg.NewSchema(0,
-		iceberg.NestedField{ID: 1, Name: "id", Type: iceberg.PrimitiveTypes.Int64, Required: true},
-		iceberg.NestedField{ID: 2, Name: "v", Type: iceberg.VariantType{}},
-	)
-	var values []pvariant.Value
-	for i := range 40 {
-		js := fmt.Sprintf(`{"ts": %d, "user": {"id": %d, "c": "x%d"}, "tags": ["a", "b%d"]}`, 1000+i, 100_000+i, i%3, i%5)
-		if i == 17 {
-			js = `{"ts": "late", "user": {"id": "s"}, "tags": [1]}` // residuals
-		}
-		v, err := pvariant.ParseJSON(js, false)
-		if err != nil {
-			f.Fatal(err)
-		}
-		values = append(values, v)
-	}
-	dir := f.TempDir()
-	for i, props := range []map[string]string{
-		{PropShredVariants: "true", PropVariantInferenceRows: "20", PropRowGroupRows: "16"},
-		{PropRowGroupRows: "16"},
-	} {
-		path := filepath.Join(dir, fmt.Sprintf("seed%d.parquet", i))
-		b, err := registry.DataWriteBuilder[*data.Record](registry.PARQUET, registry.LocalOutput(path))
-		if err != nil {
-			f.Fatal(err)
-		}
-		w, err := b.Schema(sc).SetAll(props).Overwrite().Build()
-		if err != nil {
-			f.Fatal(err)
-		}
-		for j, v := range values {
-			if err := w.Write(data.Of(sc, int64(j), v)); err != nil {
-				f.Fatal(err)
-			}
-		}
-		if err := w.Close(); err != nil {
-			f.Fatal(err)
-		}
-		seed, err := os.ReadFile(path)
-		if err != nil {
-			f.Fatal(err)
-		}
+	for _, seed := range variantReadSeeds(f, f.TempDir()) {
 		f.Add(seed)
 		for _, at := range []int{len(seed) / 5, len(seed) / 3, len(seed) / 2} {
 			corrupt := bytes.Clone(seed)
@@ -91,6 +50,57 @@ func FuzzVariantRead(f *testing.F) {
 		// input: the file declares a few thousand values at most.
 		_ = testenv.ErrWithin(t, 20*time.Second, func() error { readVariantFuzz(t, p, named, proj); return nil })
 	})
+}
+
+// variantReadSeeds writes the variant fuzz targets' seed files, shredded
+// (with residuals, row groups of 16 rows) and unshredded, into dir, and
+// returns their bytes.
+func variantReadSeeds(tb testing.TB, dir string) [][]byte {
+	sc := iceberg.NewSchema(0,
+		iceberg.NestedField{ID: 1, Name: "id", Type: iceberg.PrimitiveTypes.Int64, Required: true},
+		iceberg.NestedField{ID: 2, Name: "v", Type: iceberg.VariantType{}},
+	)
+	var values []pvariant.Value
+	for i := range 40 {
+		js := fmt.Sprintf(`{"ts": %d, "user": {"id": %d, "c": "x%d"}, "tags": ["a", "b%d"]}`, 1000+i, 100_000+i, i%3, i%5)
+		if i == 17 {
+			js = `{"ts": "late", "user": {"id": "s"}, "tags": [1]}` // residuals
+		}
+		v, err := pvariant.ParseJSON(js, false)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		values = append(values, v)
+	}
+	var seeds [][]byte
+	for i, props := range []map[string]string{
+		{PropShredVariants: "true", PropVariantInferenceRows: "20", PropRowGroupRows: "16"},
+		{PropRowGroupRows: "16"},
+	} {
+		path := filepath.Join(dir, fmt.Sprintf("seed%d.parquet", i))
+		b, err := registry.DataWriteBuilder[*data.Record](registry.PARQUET, registry.LocalOutput(path))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		w, err := b.Schema(sc).SetAll(props).Overwrite().Build()
+		if err != nil {
+			tb.Fatal(err)
+		}
+		for j, v := range values {
+			if err := w.Write(data.Of(sc, int64(j), v)); err != nil {
+				tb.Fatal(err)
+			}
+		}
+		if err := w.Close(); err != nil {
+			tb.Fatal(err)
+		}
+		seed, err := os.ReadFile(path)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		seeds = append(seeds, seed)
+	}
+	return seeds
 }
 
 func readVariantFuzz(t *testing.T, p string, named func(string, error), proj func(iceberg.Type) *iceberg.Schema) {
