@@ -557,6 +557,19 @@ func ReadVariantPath(in registry.InputFile, column, path string) (*VariantPathRe
 		if stops != nil {
 			typed = typedPathReader{stops: stops, layout: leafLayout}
 		}
+		// One value per row: the footer's count sizes the slice once, up
+		// to a bound (it is the file's word), instead of doubling it with
+		// every pointer copied again.
+		const most = 1 << 20
+		var total int64
+		for g := range f.meta.RowGroups {
+			if n := max(f.meta.RowGroups[g].NumRows, 0); n < most-total {
+				total += n
+			} else {
+				total = most
+			}
+		}
+		out.Values = make([]pvariant.Value, 0, total)
 		for g := range f.meta.RowGroups {
 			rg := &f.meta.RowGroups[g]
 			if rg.NumRows == 0 {
@@ -610,29 +623,22 @@ func ReadVariantPath(in registry.InputFile, column, path string) (*VariantPathRe
 
 // typedPathReader reads a path from its typed_value leaf alone, once
 // residualEmpty has proved that a row whose leaf is null has no value
-// there. Values are encoded in batches and validated by arrow-go a batch
-// at a time (valueBatch), like every value the reader returns.
+// there. Each value is the lab's encoding of a typed column value
+// (variant.AppendRawFromParquet), returned unvalidated as the fast path
+// returns the values it assembles (variant.Assembled; the tests validate
+// them all): arrow-go's validation of a primitive checks only the sizes
+// that encoding writes.
 type typedPathReader struct {
 	stops  *pathStops
 	layout *variant.Layout
-	batch  valueBatch
+	arena  valueArena
+	buf    []byte
 }
 
 func (t *typedPathReader) read(c *cursor, rows int64, out []pvariant.Value) ([]pvariant.Value, error) {
 	// rows is the footer's word: grow by it only up to a bound, and let
 	// the values the chunk really holds grow the rest.
 	out = slices.Grow(out, int(min(max(rows, 0), 1<<16)))
-	b := &t.batch
-	flush := func() error {
-		if err := b.flush(emptyMetadata, out); err != nil {
-			var bad *batchValueError
-			if errors.As(err, &bad) {
-				return fmt.Errorf("row %d: %w", bad.slot, bad.err)
-			}
-			return err
-		}
-		return nil
-	}
 	for range rows {
 		v, err := c.nextInPlace()
 		if err != nil {
@@ -645,19 +651,19 @@ func (t *typedPathReader) read(c *cursor, rows int64, out []pvariant.Value) ([]p
 			out = append(out, pvariant.Value{}) // SQL NULL, or missing
 			continue
 		}
-		start := len(b.data)
-		if b.data, err = variant.AppendRawFromParquet(b.data, t.layout, *v); err != nil {
+		if t.buf, err = variant.AppendRawFromParquet(t.buf[:0], t.layout, *v); err != nil {
 			return out, fmt.Errorf("row %d: %w", len(out), err)
 		}
-		b.add(start, len(out))
-		out = append(out, pvariant.Value{}) // filled by the flush
-		if b.full() {
-			if err := flush(); err != nil {
-				return out, err
+		owned := t.arena.copy(t.buf)
+		x, ok := variant.Assembled(emptyMetadata, owned)
+		if !ok || (variantCheckAssembled && !checkAssembled(emptyMetadata, owned)) {
+			if x, err = pvariant.NewWithMetadata(emptyMetadata, owned); err != nil {
+				return out, fmt.Errorf("row %d: %w", len(out), err)
 			}
 		}
+		out = append(out, x)
 	}
-	return out, flush()
+	return out, nil
 }
 
 // allNull reports whether the chunk statistics say every listed column is
