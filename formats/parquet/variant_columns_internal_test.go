@@ -145,7 +145,7 @@ func TestVariantColumnsMatchRows(t *testing.T) {
 }
 
 // writeVariantRecords writes records through the registry.
-func writeVariantRecords(t *testing.T, path string, sc *iceberg.Schema, props map[string]string, records []*data.Record) {
+func writeVariantRecords(t testing.TB, path string, sc *iceberg.Schema, props map[string]string, records []*data.Record) {
 	t.Helper()
 	b, err := registry.DataWriteBuilder[*data.Record](registry.PARQUET, registry.LocalOutput(path))
 	if err != nil {

@@ -235,24 +235,13 @@ func TestVariantFastReadMatches(t *testing.T) {
 }
 
 // writeInternal writes values as rows id, v through the registry.
-func writeInternal(t *testing.T, path string, sc *iceberg.Schema, props map[string]string, values []pvariant.Value) {
+func writeInternal(t testing.TB, path string, sc *iceberg.Schema, props map[string]string, values []pvariant.Value) {
 	t.Helper()
-	b, err := registry.DataWriteBuilder[*data.Record](registry.PARQUET, registry.LocalOutput(path))
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := b.Schema(sc).SetAll(props).Overwrite().Build()
-	if err != nil {
-		t.Fatal(err)
-	}
+	records := make([]*data.Record, len(values))
 	for i, v := range values {
-		if err := w.Write(data.Of(sc, int64(i), v)); err != nil {
-			t.Fatal(err)
-		}
+		records[i] = data.Of(sc, int64(i), v)
 	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	writeVariantRecords(t, path, sc, props, records)
 }
 
 // TestVariantPathProjection: read.variant.paths returns, for every row,

@@ -14,7 +14,6 @@ import (
 	pvariant "github.com/apache/arrow-go/v18/parquet/variant"
 	"github.com/apache/iceberg-go"
 
-	"github.com/coltype-lab/lab/data"
 	"github.com/coltype-lab/lab/internal/testenv"
 	"github.com/coltype-lab/lab/registry"
 )
@@ -78,22 +77,7 @@ func variantReadSeeds(tb testing.TB, dir string) [][]byte {
 		{PropRowGroupRows: "16"},
 	} {
 		path := filepath.Join(dir, fmt.Sprintf("seed%d.parquet", i))
-		b, err := registry.DataWriteBuilder[*data.Record](registry.PARQUET, registry.LocalOutput(path))
-		if err != nil {
-			tb.Fatal(err)
-		}
-		w, err := b.Schema(sc).SetAll(props).Overwrite().Build()
-		if err != nil {
-			tb.Fatal(err)
-		}
-		for j, v := range values {
-			if err := w.Write(data.Of(sc, int64(j), v)); err != nil {
-				tb.Fatal(err)
-			}
-		}
-		if err := w.Close(); err != nil {
-			tb.Fatal(err)
-		}
+		writeInternal(tb, path, sc, props, values)
 		seed, err := os.ReadFile(path)
 		if err != nil {
 			tb.Fatal(err)
