@@ -126,16 +126,22 @@ func ReadPageAt(src io.ReaderAt, md *format.ColumnMetaData, pos, end int64) (Pag
 }
 
 // CheckPage checks the body of a page ReadPageAt read: its decompression
-// stays within the size it declares and its level runs within its values.
+// stays within the size it declares, its level runs within its values,
+// and a PLAIN BYTE_ARRAY page's values within the page
+// (checkPlainByteArrays).
 // scratch is reused across the pages of a chunk.
 func CheckPage(src io.ReaderAt, md *format.ColumnMetaData, p PageAt, maxRep, maxDef int, scratch *[]byte) error {
 	h, bodyAt := p.Header, p.Offset+p.HeaderLen
 	if err := checkCompressed(src, md.Codec, h, bodyAt, scratch); err != nil {
 		return fmt.Errorf("page at offset %d: %w", p.Offset, err)
 	}
-	if err := checkLevels(src, md.Codec, h, bodyAt, maxRep, maxDef); err != nil {
-		// A page whose bytes were damaged says so before its levels
-		// do: the CRC is checked only here, on the way to an error,
+	err := checkLevels(src, md.Codec, h, bodyAt, maxRep, maxDef)
+	if err == nil && md.Type == format.ByteArray && walkable[md.Codec] {
+		err = checkPlainByteArrays(src, md.Codec, h, bodyAt, maxRep, maxDef)
+	}
+	if err != nil {
+		// A page whose bytes were damaged says so before its levels or
+		// values do: the CRC is checked only here, on the way to an error,
 		// since parquet-go checks it on every page it reads.
 		if h.CRC != 0 {
 			body := make([]byte, h.CompressedPageSize)
@@ -148,6 +154,13 @@ func CheckPage(src io.ReaderAt, md *format.ColumnMetaData, p PageAt, maxRep, max
 		return fmt.Errorf("page at offset %d: %w", p.Offset, err)
 	}
 	return nil
+}
+
+// walkable are the codecs whose pages CheckPage inflates to walk their
+// values; parquet-go reads no other.
+var walkable = map[format.CompressionCodec]bool{
+	format.Uncompressed: true, format.Snappy: true, format.Gzip: true,
+	format.Lz4Raw: true, format.Zstd: true, format.Brotli: true,
 }
 
 // maxExpansion is the largest ratio of decompressed to compressed bytes a

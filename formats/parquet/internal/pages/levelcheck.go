@@ -122,7 +122,13 @@ func hybridCount(src []byte, width int) uint64 {
 // pageData reads a v1 page's data from its start, inflating it: streaming
 // for the codecs that stream, whole for the block codecs.
 func pageData(src io.ReaderAt, codec format.CompressionCodec, h *format.PageHeader, bodyAt int64) (io.Reader, func(), error) {
-	body := io.NewSectionReader(src, bodyAt, int64(h.CompressedPageSize))
+	return inflate(src, codec, bodyAt, int64(h.CompressedPageSize), int64(h.UncompressedPageSize))
+}
+
+// inflate reads the size compressed bytes at at, which inflate to
+// inflated bytes.
+func inflate(src io.ReaderAt, codec format.CompressionCodec, at, size, inflated int64) (io.Reader, func(), error) {
+	body := io.NewSectionReader(src, at, size)
 	none := func() {}
 	switch codec {
 	case format.Uncompressed:
@@ -153,11 +159,11 @@ func pageData(src io.ReaderAt, codec format.CompressionCodec, h *format.PageHead
 		}
 		return br, func() { brotliCheckReaders.Put(br) }, nil
 	case format.Snappy, format.Lz4Raw:
-		b := make([]byte, h.CompressedPageSize)
-		if err := footer.ReadFull(src, b, bodyAt); err != nil {
+		b := make([]byte, size)
+		if err := footer.ReadFull(src, b, at); err != nil {
 			return nil, none, err
 		}
-		out, err := Decompress(codec, b, int(h.UncompressedPageSize), func(n int) []byte { return make([]byte, n) })
+		out, err := Decompress(codec, b, int(inflated), func(n int) []byte { return make([]byte, n) })
 		if err != nil {
 			return nil, none, err
 		}
