@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -24,7 +25,7 @@ import (
 // variant. Each must return values or an error naming the file, never
 // panic.
 func FuzzVariantRead(f *testing.F) {
-	for _, seed := range variantReadSeeds(f, f.TempDir()) {
+	for _, seed := range variantReadSeeds(f, f.TempDir(), nil) {
 		f.Add(seed)
 		for _, at := range []int{len(seed) / 5, len(seed) / 3, len(seed) / 2} {
 			corrupt := bytes.Clone(seed)
@@ -52,9 +53,9 @@ func FuzzVariantRead(f *testing.F) {
 }
 
 // variantReadSeeds writes the variant fuzz targets' seed files, shredded
-// (with residuals, row groups of 16 rows) and unshredded, into dir, and
-// returns their bytes.
-func variantReadSeeds(tb testing.TB, dir string) [][]byte {
+// (with residuals, row groups of 16 rows) and unshredded, into dir, with
+// the write properties extra too, and returns their bytes.
+func variantReadSeeds(tb testing.TB, dir string, extra map[string]string) [][]byte {
 	sc := iceberg.NewSchema(0,
 		iceberg.NestedField{ID: 1, Name: "id", Type: iceberg.PrimitiveTypes.Int64, Required: true},
 		iceberg.NestedField{ID: 2, Name: "v", Type: iceberg.VariantType{}},
@@ -77,6 +78,7 @@ func variantReadSeeds(tb testing.TB, dir string) [][]byte {
 		{PropRowGroupRows: "16"},
 	} {
 		path := filepath.Join(dir, fmt.Sprintf("seed%d.parquet", i))
+		maps.Copy(props, extra)
 		writeInternal(tb, path, sc, props, values)
 		seed, err := os.ReadFile(path)
 		if err != nil {
