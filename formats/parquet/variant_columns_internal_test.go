@@ -2,6 +2,7 @@ package parquet
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash/crc32"
@@ -17,6 +18,7 @@ import (
 	"github.com/apache/iceberg-go"
 	pq "github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/encoding/thrift"
+	"github.com/parquet-go/parquet-go/format"
 
 	"github.com/coltype-lab/lab/data"
 	"github.com/coltype-lab/lab/formats/parquet/internal/pages"
@@ -259,42 +261,75 @@ func TestVariantColumnsMatchRowsOnCorruptPages(t *testing.T) {
 // made to fit where the header keeps its length.
 func pageMutations(t testing.TB, raw []byte, step int) [][]byte {
 	t.Helper()
-	pf, err := pq.OpenFile(bytes.NewReader(raw), int64(len(raw)))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var out [][]byte
-	for _, rg := range pf.Metadata().RowGroups {
-		for _, cc := range rg.Columns {
-			md := &cc.MetaData
-			start := md.DataPageOffset
-			if md.DictionaryPageOffset > 0 && md.DictionaryPageOffset < start {
-				start = md.DictionaryPageOffset
-			}
-			for pos := start; pos < start+md.TotalCompressedSize; {
-				h, n, err := pages.DecodeHeader(raw[pos:])
-				if err != nil {
-					t.Fatal(err)
-				}
-				at, size := pos+int64(n), int64(h.CompressedPageSize)
-				for i := int64(0); i < size; i += int64(step) {
-					m := bytes.Clone(raw)
-					body := m[at : at+size]
-					body[i] ^= 0x5a
-					fixed := h
-					fixed.CRC = int32(crc32.ChecksumIEEE(body))
-					hb, err := thrift.Marshal(new(thrift.CompactProtocol), &fixed)
-					if err != nil || len(hb) != n {
-						continue
-					}
-					copy(m[pos:], hb)
-					out = append(out, m)
-				}
-				pos = at + size
+	for _, p := range filePages(t, raw) {
+		for i := int64(0); i < p.size; i += int64(step) {
+			m := bytes.Clone(raw)
+			m[p.at+i] ^= 0x5a
+			if refitChecksum(m, p) {
+				out = append(out, m)
 			}
 		}
 	}
 	return out
+}
+
+// refitChecksums gives every page of m, a file of pages a changed byte
+// left in place, the checksum its body has now; false when a header would
+// change its length.
+func refitChecksums(t testing.TB, m []byte) bool {
+	t.Helper()
+	for _, p := range filePages(t, m) {
+		if !refitChecksum(m, p) {
+			return false
+		}
+	}
+	return true
+}
+
+// filePage is a page of a file: its header at pos, n bytes long, and its
+// body of size bytes at at.
+type filePage struct {
+	h             format.PageHeader
+	pos, at, size int64
+	n             int
+}
+
+func filePages(t testing.TB, raw []byte) []filePage {
+	t.Helper()
+	pf, err := pq.OpenFile(bytes.NewReader(raw), int64(len(raw)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []filePage
+	for _, rg := range pf.Metadata().RowGroups {
+		for _, cc := range rg.Columns {
+			start, end := pages.ChunkBounds(&cc.MetaData)
+			for pos := start; pos < end; {
+				h, n, err := pages.DecodeHeader(raw[pos:])
+				if err != nil {
+					t.Fatal(err)
+				}
+				p := filePage{h: h, pos: pos, at: pos + int64(n), size: int64(h.CompressedPageSize), n: n}
+				out = append(out, p)
+				pos = p.at + p.size
+			}
+		}
+	}
+	return out
+}
+
+// refitChecksum sets p's checksum in m to its body's, if the header keeps
+// its length.
+func refitChecksum(m []byte, p filePage) bool {
+	h := p.h
+	h.CRC = int32(crc32.ChecksumIEEE(m[p.at : p.at+p.size]))
+	hb, err := thrift.Marshal(new(thrift.CompactProtocol), &h)
+	if err != nil || len(hb) != p.n {
+		return false
+	}
+	copy(m[p.pos:], hb)
+	return true
 }
 
 // FuzzVariantColumnsMatchRows holds the column-wise assembly to the row
@@ -313,4 +348,69 @@ func FuzzVariantColumnsMatchRows(f *testing.F) {
 			return nil
 		})
 	})
+}
+
+// TestReadRefusesAByteArrayPastItsPage: a string whose length prefix is
+// forged to run past its page, the checksum made to fit, is refused by
+// the record reader naming the page, where parquet-go alone hands out the
+// bytes past the page as the string.
+func TestReadRefusesAByteArrayPastItsPage(t *testing.T) {
+	sc := iceberg.NewSchema(0, iceberg.NestedField{ID: 1, Name: "s", Type: iceberg.PrimitiveTypes.String, Required: true})
+	var records []*data.Record
+	for i := range 50 {
+		records = append(records, data.Of(sc, fmt.Sprintf("value-%03d", i)))
+	}
+	path := filepath.Join(t.TempDir(), "s.parquet")
+	writeVariantRecords(t, path, sc, map[string]string{PropCompressionCodec: "uncompressed"}, records)
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The last value in the page, after its length prefix (the page
+	// header's statistics and the footer's hold it too, without one).
+	last := []byte("value-049")
+	at := bytes.Index(raw, append(binary.LittleEndian.AppendUint32(nil, uint32(len(last))), last...)) + 4
+	if at < 4 {
+		t.Fatal("the page holds no length-prefixed last value")
+	}
+	forged := 0
+	// Lengths from one past the page's values, which parquet-go's decoder
+	// accepts and reads past the page for, up to the lengths it refuses.
+	for _, n := range []int{len(last) + 1, len(last) + 40, len(last) + 300, 1 << 20} {
+		m := bytes.Clone(raw)
+		binary.LittleEndian.PutUint32(m[at-4:], uint32(n))
+		if !refitChecksums(t, m) {
+			continue
+		}
+		forged++
+		p := filepath.Join(t.TempDir(), "forged.parquet")
+		if err := os.WriteFile(p, m, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		err := readAll(t, p)
+		if err == nil || !strings.Contains(err.Error(), "runs past") && !strings.Contains(err.Error(), "declares") {
+			t.Errorf("forged length %d: read gave %v", n, err)
+		}
+	}
+	if forged < 2 {
+		t.Fatalf("only %d forged lengths kept their page headers' lengths", forged)
+	}
+}
+
+// readAll reads every row of path and returns the error that ends the
+// read, nil at its end.
+func readAll(t testing.TB, path string) error {
+	r, err := newRecordReader(registry.LocalInput(path), registry.ReadOptions{CaseSensitive: true})
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	for {
+		if _, err := r.Next(); err != nil {
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			return err
+		}
+	}
 }
